@@ -1,0 +1,570 @@
+"""Items to a checked Spec: assemble the declarations, resolve every name, and
+collect every problem (unknown names with the nearest known one, wrong arity,
+values outside their domain, ...) before reporting them together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from . import ir
+from .errors import Problem, SpecErrors, nearest
+from .parser import parse_items
+
+# Functions the engine provides.  name -> (min args, max args)
+BUILTIN_FUNCS: dict[str, tuple[int, int]] = {
+    "vp": (1, 2), "count": (1, 1), "sum": (1, 1), "max": (1, 99), "min": (1, 99), "any": (1, 1),
+    "all": (1, 1), "distinct": (1, 1), "first": (1, 1), "last": (1, 1), "take": (2, 2),
+    "abs": (1, 1), "position": (1, 1), "next": (1, 1), "distance": (2, 2), "player": (1, 1),
+    "supply": (1, 1), "size": (1, 1), "reverse": (1, 1),
+}
+AGG_FUNCS = {"count", "sum", "max", "min", "any", "all", "distinct", "first", "last"}
+BUILTIN_VALUES = {"round", "player_count"}
+# Attributes every card, or every player, has.
+CARD_ATTRS = {"kind", "owner", "facedown", "zone"}
+PLAYER_ATTRS = {"eliminated", "seat"}
+ZONE_WORDS = {
+    "visibility": {"public", "owner", "hidden"},
+    "scope": {"shared", "per_player"},
+    "order": {"stack", "row", "unordered"},
+}
+FALLBACKS = {"best": {"shared", "none", "draw", "stable"}, "order": {"stable"}, "winner": {"draw", "shared", "stable"}}
+SHORT_RULES = {"partial", "unlimited"}
+BUILTIN_ZONES = ("box",)
+
+
+class Compiler:
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.problems: list[Problem] = []
+
+    def error(self, span: ir.Span, message: str, hint: str | None = None) -> None:
+        self.problems.append(Problem(self.path, span, message, hint))
+
+    # ---- assembling -------------------------------------------------------------------
+
+    def build(self, items) -> ir.Spec:
+        game = None
+        parts: dict[str, list] = {k: [] for k in (
+            "note", "enum", "component", "cards", "zone", "vars", "token", "score", "option", "assume",
+            "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example")}
+        for kind, value in items:
+            if kind == "game":
+                if game is not None:
+                    self.error(value[2], "a spec has one 'game' line; this is a second one")
+                game = value
+            else:
+                parts[kind].append(value)
+        name, draft, players, source = "untitled", None, (2, 4), None
+        if game is None:
+            self.error(ir.Span(1, 1, 1, 2), "the spec has no 'game' line",
+                       'start the spec with: game "Name" draft 1 players 2..4')
+        else:
+            name = game[0]
+            for k, v in game[1]:
+                if k == "draft":
+                    draft = v
+                elif k == "players":
+                    players = v
+                elif k == "source":
+                    source = v
+            if players[0] < 1 or players[1] < players[0]:
+                self.error(game[2], f"player counts {players[0]}..{players[1]} are not a range of at least one player")
+        zones = []
+        for zname, title, words, capacity, span in parts["zone"]:
+            zones.append(self.zone(zname, title, words, capacity, span))
+        tokens = []
+        for tname, title, supply, hold, short, span in parts["token"]:
+            rule, ruling = short[0], short[1]
+            if rule == "ruling":
+                tokens.append(ir.Token(tname, title, supply, hold, "ruling", ruling, span=span))
+            else:
+                if rule == "":
+                    self.error(span, f"token '{tname}' does not say what happens when its supply runs short",
+                               "add 'when short partial' (give what is left), 'when short unlimited', "
+                               "or 'when short ruling NAME' for an open ruling")
+                elif rule not in SHORT_RULES:
+                    self.error(short[2], f"unknown shortage rule '{rule}'",
+                               nearest(rule, SHORT_RULES) or "use partial, unlimited or ruling NAME")
+                tokens.append(ir.Token(tname, title, supply, hold, rule or "partial", None, span=span))
+        vars_ = [v for group in parts["vars"] for v in group]
+
+        def one(kind):
+            vals = parts[kind]
+            if len(vals) > 1:
+                self.error(getattr(vals[1], "span", ir.NOSPAN), f"a spec has one '{kind}' section; this is a second one")
+            return vals[0] if vals else None
+
+        spec = ir.Spec(
+            name=name, draft=draft, min_players=players[0], max_players=players[1], source=source,
+            notes=parts["note"], enums=parts["enum"], components=parts["component"], card_sets=parts["cards"],
+            zones=zones, vars=vars_, tokens=tokens, scores=parts["score"], options=parts["option"],
+            assumptions=parts["assume"], rulings=parts["ruling"], defs=parts["def"], procedures=parts["procedure"],
+            setup=one("setup"), rounds=one("rounds"), scoring=one("scoring"), winner=one("winner"),
+            examples=parts["example"], path=self.path, source_text=self.text,
+        )
+        if spec.rounds is None and game is not None:
+            self.error(ir.Span(1, 1, 1, 2), "the spec has no 'rounds' section", "add: rounds N { ... }")
+        return spec
+
+    def zone(self, name, title, words, capacity, span) -> ir.Zone:
+        got = {k: None for k in ZONE_WORDS}
+        for w in words:
+            word = str(w)
+            for k, allowed in ZONE_WORDS.items():
+                if word in allowed:
+                    if got[k] is not None:
+                        self.error(ir.Span(w.line, w.column, w.line, w.end_column),
+                                   f"zone '{name}' is given two {k}s: '{got[k]}' and '{word}'")
+                    got[k] = word
+                    break
+            else:
+                every = set().union(*ZONE_WORDS.values())
+                self.error(ir.Span(w.line, w.column, w.line, w.end_column), f"'{word}' is not a zone property",
+                           nearest(word, every) or "use shared or per_player; public, owner or hidden; stack, row or unordered")
+        return ir.Zone(name, title, got["scope"] == "per_player", got["visibility"] or "public",
+                       got["order"] or "unordered", capacity, span=span)
+
+    # ---- checking and resolving -------------------------------------------------------------
+
+    def check(self, spec: ir.Spec) -> ir.Spec:
+        self.spec = spec
+        self.enums = {}
+        self.symbols: dict[str, str] = {}  # value -> enum (or "kind", or ruling name)
+        self._unique(spec)
+        for e in spec.enums:
+            self.enums[e.name] = e
+            for v in e.values:
+                self._symbol(v, e.name, e.span)
+        self.kinds = {c.name: c for c in spec.components}
+        for k in self.kinds:
+            self._symbol(k, "kind", self.kinds[k].span)
+        for r in spec.rulings:
+            if isinstance(r.domain, ir.EnumDomain) and r.domain.values:
+                for v in r.domain.values:
+                    self._symbol(v, r.name, r.span)
+        for a in spec.assumptions:
+            if isinstance(a.domain, ir.EnumDomain) and a.domain.values:
+                for v in a.domain.values:
+                    self._symbol(v, a.name, a.span)
+        for v in spec.vars:
+            if isinstance(v.domain, ir.EnumDomain) and v.domain.values:
+                for s in v.domain.values:
+                    self._symbol(s, v.name, v.span)
+        for c in spec.components:
+            for f in c.fields:
+                if isinstance(f.domain, ir.EnumDomain) and f.domain.values:
+                    for s in f.domain.values:
+                        self._symbol(s, f.name, f.span)
+        self.fields = {f.name for c in spec.components for f in c.fields}
+        self.zones = {z.name: z for z in spec.zones}
+        self.player_vars = {v.name: v for v in spec.vars if v.per_player}
+        self.global_vars = {v.name: v for v in spec.vars if not v.per_player}
+        self.tokens = {t.name: t for t in spec.tokens}
+        self.scores = {s.name: s for s in spec.scores}
+        self.params = {**{o.name: "option" for o in spec.options}, **{a.name: "assume" for a in spec.assumptions},
+                       **{r.name: "ruling" for r in spec.rulings}}
+        self.defs = {d.name: d for d in spec.defs}
+        self.procs = {p.name: p for p in spec.procedures}
+
+        for c in spec.components:
+            for f in c.fields:
+                self.domain(f.domain)
+                if f.default is not None:
+                    self.constant_in(f.default, f.domain, f"default of '{c.name}.{f.name}'")
+        for cs in spec.card_sets:
+            self.card_set(cs)
+        for v in spec.vars:
+            self.domain(v.domain)
+            if v.default is not None:
+                self.constant_in(v.default, v.domain, f"default of '{v.name}'")
+        for r in spec.rulings:
+            self.domain(r.domain)
+            self.constant_in(r.provisional, r.domain, f"provisional resolution of ruling '{r.name}'")
+        for a in spec.assumptions:
+            if a.domain is not None:
+                self.domain(a.domain)
+                self.constant_in(a.value, a.domain, f"value of assumption '{a.name}'")
+        for t in spec.tokens:
+            self.domain(t.hold)
+            if t.when_short == "ruling":
+                r = next((r for r in spec.rulings if r.name == t.short_ruling), None)
+                if r is None:
+                    self.error(t.span, f"token '{t.name}' names ruling '{t.short_ruling}', which is not declared",
+                               nearest(t.short_ruling, [r.name for r in spec.rulings]))
+                elif not (isinstance(r.domain, ir.EnumDomain) and set(r.domain.values) <= SHORT_RULES):
+                    self.error(r.span, f"ruling '{r.name}' decides a token shortage, so its values must be "
+                                       f"among partial and unlimited")
+        for z in spec.zones:
+            if z.name in BUILTIN_ZONES:
+                self.error(z.span, f"'{z.name}' is the engine's zone for pieces out of the game; choose another name")
+
+        def fix(node, **changes):
+            return attrs.evolve(node, **changes)
+
+        spec = fix(spec,
+                   tokens=tuple(fix(t, supply=self.expr(t.supply, set())) for t in spec.tokens),
+                   zones=tuple(fix(z, capacity=self.expr(z.capacity, set()) if z.capacity else None) for z in spec.zones),
+                   vars=tuple(fix(v, default=self.expr(v.default, set()) if v.default else None) for v in spec.vars),
+                   components=tuple(fix(c, fields=tuple(
+                       fix(f, default=self.expr(f.default, set()) if f.default else None) for f in c.fields))
+                                    for c in spec.components),
+                   rulings=tuple(fix(r, provisional=self.expr(r.provisional, set())) for r in spec.rulings),
+                   assumptions=tuple(fix(a, value=self.expr(a.value, set()) if a.value else None) for a in spec.assumptions),
+                   card_sets=tuple(fix(cs, rows=tuple(fix(r, fixed=tuple((n, self.expr(e, set())) for n, e in r.fixed))
+                                                       for r in cs.rows)) for cs in spec.card_sets),
+                   defs=tuple(fix(d, body=self.expr(d.body, set(d.params))) for d in spec.defs),
+                   procedures=tuple(fix(p, body=self.block(p.body, set(p.params))) for p in spec.procedures),
+                   setup=self.block(spec.setup, set()) if spec.setup else None,
+                   rounds=fix(spec.rounds,
+                              count=self.expr(spec.rounds.count, set()) if spec.rounds.count else None,
+                              until=self.expr(spec.rounds.until, set()) if spec.rounds.until else None,
+                              cap=self.expr(spec.rounds.cap, set()) if spec.rounds.cap else None,
+                              body=self.block(spec.rounds.body, set())) if spec.rounds else None,
+                   scoring=self.block(spec.scoring, set()) if spec.scoring else None,
+                   winner=self.winner(spec.winner) if spec.winner else None,
+                   examples=tuple(self.example(e) for e in spec.examples))
+        if spec.winner is None and spec.rounds is not None:
+            self.error(ir.Span(1, 1, 1, 2), "the spec has no 'winner' line",
+                       "add: winner among p in players by vp(p) desc else draw")
+        return spec
+
+    def _unique(self, spec: ir.Spec) -> None:
+        seen: dict[str, tuple[str, ir.Span]] = {}
+        groups = [("enum", spec.enums), ("component", spec.components), ("zone", spec.zones), ("variable", spec.vars),
+                  ("token", spec.tokens), ("score item", spec.scores), ("option", spec.options),
+                  ("assumption", spec.assumptions), ("ruling", spec.rulings), ("def", spec.defs),
+                  ("procedure", spec.procedures)]
+        for what, nodes in groups:
+            for n in nodes:
+                if n.name in seen:
+                    other, span = seen[n.name]
+                    self.error(n.span, f"'{n.name}' is declared twice: as a {other} (line {span.line}) and as a {what}")
+                else:
+                    seen[n.name] = (what, n.span)
+        for what, nodes in [("example", spec.examples)]:
+            titles = set()
+            for n in nodes:
+                if n.title in titles:
+                    self.error(n.span, f"two examples are called '{n.title}'")
+                titles.add(n.title)
+
+    def _symbol(self, value: str, owner: str, span: ir.Span) -> None:
+        prev = self.symbols.get(value)
+        if prev is not None and prev != owner:
+            self.error(span, f"'{value}' names two things ({prev} and {owner}); a value name must be unique in a spec")
+        self.symbols[value] = owner
+
+    def domain(self, d) -> None:
+        match d:
+            case ir.IntDomain(lo=lo, hi=hi) if lo > hi:
+                self.error(d.span, f"domain {lo}..{hi} is empty")
+            case ir.EnumDomain(name=name, values=()) if name not in self.enums:
+                self.error(d.span, f"unknown domain '{name}'",
+                           nearest(name, list(self.enums) + ["bool", "card", "player"]) or
+                           "a domain is A..B, bool, card, player, an enum name or {a, b, c}")
+
+    def constant_in(self, e, d, what: str) -> None:
+        value = None
+        match e:
+            case ir.Int(value=v):
+                value = v
+            case ir.Bool(value=v):
+                value = v
+            case ir.Name(name=n):
+                value = n
+            case ir.NoneLit():
+                return
+            case _:
+                return  # computed values are checked when the rules run
+        ok = True
+        match d:
+            case ir.IntDomain(lo=lo, hi=hi):
+                ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+            case ir.BoolDomain():
+                ok = isinstance(value, bool)
+            case ir.EnumDomain(values=vals) if vals:
+                ok = value in vals
+            case ir.EnumDomain(name=name) if name in self.enums:
+                ok = value in self.enums[name].values
+        if not ok:
+            self.error(e.span, f"{what} is {value!r}, outside its domain {d}")
+
+    def card_set(self, cs: ir.CardSet) -> None:
+        comp = self.kinds.get(cs.kind)
+        if comp is None:
+            self.error(cs.span, f"unknown component '{cs.kind}'", nearest(cs.kind, self.kinds))
+            return
+        zone = next((z for z in self.spec.zones if z.name == cs.zone), None)
+        if zone is None and cs.zone not in BUILTIN_ZONES:
+            self.error(cs.span, f"unknown zone '{cs.zone}'", nearest(cs.zone, [z.name for z in self.spec.zones]))
+        elif zone is not None and zone.per_player and not cs.per_player:
+            self.error(cs.span, f"zone '{cs.zone}' belongs to each player; cards placed there must be 'per player'")
+        if cs.assumed and cs.assumed not in {a.name for a in self.spec.assumptions}:
+            self.error(cs.span, f"unknown assumption '{cs.assumed}'", nearest(cs.assumed, [a.name for a in self.spec.assumptions]))
+        fields = {f.name: f for f in comp.fields if not f.is_state}
+        for row in cs.rows:
+            for f in row.each:
+                fd = fields.get(f)
+                if fd is None:
+                    self.error(row.span, f"component '{cs.kind}' has no field '{f}'", nearest(f, fields))
+                elif isinstance(fd.domain, ir.CardDomain | ir.PlayerDomain):
+                    self.error(row.span, f"'each {f}' needs a field with a finite list of values")
+            for f, e in row.fixed:
+                fd = fields.get(f)
+                if fd is None:
+                    self.error(e.span, f"component '{cs.kind}' has no field '{f}'", nearest(f, fields))
+                else:
+                    self.constant_in(e, fd.domain, f"'{f}'")
+            given = set(row.each) | {f for f, _ in row.fixed}
+            for f in fields.values():
+                if f.name not in given and f.default is None:
+                    self.error(row.span, f"these '{cs.kind}' cards leave field '{f.name}' without a value",
+                               f"add '{f.name} = ...' or 'each {f.name}', or give the field a default")
+
+    def winner(self, w: ir.Winner) -> ir.Winner:
+        if w.fallback not in FALLBACKS["winner"]:
+            self.error(w.span, f"unknown tie fallback '{w.fallback}' for the winner",
+                       nearest(w.fallback, FALLBACKS["winner"]) or "use draw, shared or stable")
+        scope = {w.var}
+        return attrs.evolve(w, coll=self.expr(w.coll, set()), where=self.expr(w.where, scope) if w.where else None,
+                            keys=tuple(attrs.evolve(k, expr=self.expr(k.expr, scope)) for k in w.keys))
+
+    def example(self, ex: ir.Example) -> ir.Example:
+        n = ex.players or self.spec.min_players
+        if not self.spec.min_players <= n <= self.spec.max_players:
+            self.error(ex.span, f"example '{ex.title}' has {n} players; the game is for "
+                                f"{self.spec.min_players}..{self.spec.max_players}")
+        for o in ex.options:
+            if self.params.get(o) != "option":
+                self.error(ex.span, f"unknown option '{o}'", nearest(o, [x.name for x in self.spec.options]))
+        scope = {f"p{i}" for i in range(1, self.spec.max_players + 1)}
+        given = self.block(ex.given, scope) if ex.given else None
+        run = self.block(ex.run, scope) if ex.run else None
+        expects = tuple((self.expr(e, scope), m) for e, m in ex.expects)
+        if not expects:
+            self.error(ex.span, f"example '{ex.title}' expects nothing", "add: expect CONDITION")
+        return attrs.evolve(ex, given=given, run=run, expects=expects)
+
+    # ---- statements
+
+    def block(self, b: ir.Block | None, scope: set[str]) -> ir.Block | None:
+        if b is None:
+            return None
+        inner = set(scope)
+        return attrs.evolve(b, stmts=tuple(self.stmt(s, inner) for s in b.stmts))
+
+    def stmt(self, s: ir.Stmt, scope: set[str]) -> ir.Stmt:
+        E = lambda e, sc=scope: self.expr(e, sc) if e is not None else None  # noqa: E731
+        B = lambda b, sc=scope: self.block(b, sc)  # noqa: E731
+        ev = attrs.evolve
+        match s:
+            case ir.Let(name=name, value=value):
+                value = E(value)
+                scope.add(name)
+                return ev(s, value=value)
+            case ir.Set(target=target, value=value):
+                t = E(target)
+                if not isinstance(t, ir.Attr | ir.GlobalVar | ir.Local | ir.Index):
+                    self.error(s.span, "only a variable, a field of a card or player, or a map entry can be set")
+                if isinstance(t, ir.Attr) and t.name in CARD_ATTRS | PLAYER_ATTRS:
+                    self.error(t.span, f"'{t.name}' is kept by the engine and cannot be set",
+                               "use flip, move or eliminate")
+                return ev(s, target=t, value=E(value))
+            case ir.Move():
+                return ev(s, what=E(s.what), dest=E(s.dest))
+            case ir.Draw():
+                return ev(s, count=E(s.count), source=E(s.source), dest=E(s.dest))
+            case ir.Exchange():
+                return ev(s, a=E(s.a), b=E(s.b))
+            case ir.Shuffle():
+                return ev(s, zone=E(s.zone))
+            case ir.Roll():
+                return ev(s, what=E(s.what))
+            case ir.Flip():
+                return ev(s, what=E(s.what))
+            case ir.Look():
+                return ev(s, who=E(s.who), what=E(s.what))
+            case ir.Choose():
+                player = E(s.player)
+                source = E(s.source)
+                inner = set(scope)
+                if s.var:
+                    inner.add(s.var)
+                where = E(s.where, inner)
+                options = []
+                names = set()
+                for o in s.options:
+                    if o.name in names:
+                        self.error(o.span, f"two options are called '{o.name}'")
+                    names.add(o.name)
+                    options.append(ev(o, when=E(o.when), body=B(o.body)))
+                return ev(s, player=player, source=source, where=where, count_lo=E(s.count_lo), count_hi=E(s.count_hi),
+                          options=tuple(options), pass_if=E(s.pass_if), body=B(s.body, inner), orelse=B(s.orelse))
+            case ir.Pick():
+                inner = scope | {s.var}
+                return ev(s, source=E(s.source), weight=E(s.weight, inner), body=B(s.body, inner))
+            case ir.For():
+                inner = scope | {s.var}
+                return ev(s, coll=E(s.coll), where=E(s.where, inner), body=B(s.body, inner))
+            case ir.Repeat():
+                return ev(s, count=E(s.count), body=B(s.body))
+            case ir.While():
+                return ev(s, test=E(s.test), limit=E(s.limit), body=B(s.body))
+            case ir.If():
+                return ev(s, branches=tuple((E(t), B(b)) for t, b in s.branches), orelse=B(s.orelse))
+            case ir.Do(proc=proc, args=args):
+                p = self.procs.get(proc)
+                if p is None:
+                    self.error(s.span, f"unknown procedure '{proc}'", nearest(proc, self.procs))
+                elif len(p.params) != len(args):
+                    self.error(s.span, f"procedure '{proc}' takes {len(p.params)} argument(s), given {len(args)}")
+                return ev(s, args=tuple(E(a) for a in args))
+            case ir.Award(item=item):
+                if item not in self.scores:
+                    self.error(s.span, f"unknown score item '{item}'", nearest(item, self.scores) or "declare it: score NAME \"title\"")
+                return ev(s, amount=E(s.amount), player=E(s.player))
+            case ir.Give(token=token) | ir.Return(token=token):
+                if token not in self.tokens:
+                    self.error(s.span, f"unknown token '{token}'", nearest(token, self.tokens))
+                return ev(s, amount=E(s.amount), player=E(s.player))
+            case ir.Eliminate() | ir.Win():
+                return ev(s, player=E(s.player))
+            case ir.Phase():
+                return ev(s, body=B(s.body))
+            case ir.Check():
+                return ev(s, test=E(s.test))
+            case ir.EndGame() | ir.Break() | ir.Say():
+                return s
+        raise AssertionError(f"unhandled statement {type(s).__name__}")  # pragma: no cover
+
+    # ---- expressions
+
+    def expr(self, e: ir.Expr | None, scope: set[str]) -> ir.Expr | None:
+        if e is None:
+            return None
+        E = lambda x, sc=scope: self.expr(x, sc)  # noqa: E731
+        ev = attrs.evolve
+        match e:
+            case ir.Name(name=name):
+                return self.name(e, scope)
+            case ir.Attr(obj=obj, name=name):
+                known = (self.fields | set(self.player_vars) | {z.name for z in self.spec.zones if z.per_player}
+                         | set(self.tokens) | CARD_ATTRS | PLAYER_ATTRS)
+                if name not in known:
+                    self.error(e.span, f"nothing is called '.{name}'", nearest(name, known))
+                return ev(e, obj=E(obj))
+            case ir.Index():
+                return ev(e, obj=E(e.obj), key=E(e.key))
+            case ir.Call(func="vp", args=(player, ir.Name(name=item) as item_node)) if item in self.scores:
+                return ev(e, args=(E(player), ir.Symbol(item, span=item_node.span)))
+            case ir.Call(func=func, args=args):
+                args = tuple(E(a) for a in args)
+                if func in self.defs:
+                    d = self.defs[func]
+                    if len(d.params) != len(args):
+                        self.error(e.span, f"'{func}' takes {len(d.params)} argument(s), given {len(args)}")
+                elif func in BUILTIN_FUNCS:
+                    lo, hi = BUILTIN_FUNCS[func]
+                    if not lo <= len(args) <= hi:
+                        self.error(e.span, f"'{func}' takes {lo}{'' if lo == hi else f' to {hi}'} argument(s), given {len(args)}")
+                else:
+                    self.error(e.span, f"unknown function '{func}'", nearest(func, list(self.defs) + list(BUILTIN_FUNCS)))
+                return ev(e, args=args)
+            case ir.Agg(func=func, var=var):
+                if func not in AGG_FUNCS:
+                    self.error(e.span, f"'{func}(x in ...)' is not an aggregate",
+                               nearest(func, AGG_FUNCS) or f"aggregates are {', '.join(sorted(AGG_FUNCS))}")
+                if e.value is None and func in {"sum", "max", "min", "distinct"}:
+                    pass  # sum(x in list) adds the elements themselves
+                inner = scope | {var}
+                return ev(e, coll=E(e.coll), where=E(e.where, inner), value=E(e.value, inner))
+            case ir.ListLit(items=items):
+                return ev(e, items=tuple(E(i) for i in items))
+            case ir.ListComp(var=var):
+                inner = scope | {var}
+                return ev(e, coll=E(e.coll), where=E(e.where, inner), value=E(e.value, inner))
+            case ir.BinOp():
+                return ev(e, left=E(e.left), right=E(e.right))
+            case ir.Not() | ir.Neg():
+                return ev(e, operand=E(e.operand))
+            case ir.Cond():
+                return ev(e, test=E(e.test), then=E(e.then), orelse=E(e.orelse))
+            case ir.RangeExpr():
+                return ev(e, lo=E(e.lo), hi=E(e.hi))
+            case ir.PlayersFrom():
+                return ev(e, start=E(e.start))
+            case ir.Ranking(kind=kind, var=var, fallback=fb):
+                if fb not in FALLBACKS[kind]:
+                    self.error(e.span, f"'{fb}' is not a tie fallback for '{kind}'",
+                               nearest(fb, FALLBACKS[kind]) or "use " + ", ".join(sorted(FALLBACKS[kind])))
+                inner = scope | {var}
+                return ev(e, coll=E(e.coll), where=E(e.where, inner),
+                          keys=tuple(ev(k, expr=E(k.expr, inner)) for k in e.keys))
+            case _:
+                return e
+
+    def name(self, e: ir.Name, scope: set[str]) -> ir.Expr:
+        n = e.name
+        sp = e.span
+        if n in scope:
+            return ir.Local(n, span=sp)
+        if n in self.symbols:
+            return ir.Symbol(n, span=sp)
+        if n in self.enums:
+            return ir.ListLit(tuple(ir.Symbol(v, span=sp) for v in self.enums[n].values), span=sp)
+        if n in self.global_vars:
+            return ir.GlobalVar(n, span=sp)
+        if n in self.zones or n in BUILTIN_ZONES:
+            z = self.zones.get(n)
+            if z is not None and z.per_player:
+                self.error(sp, f"zone '{n}' belongs to each player", f"name whose: p.{n}")
+            return ir.SharedZone(n, span=sp)
+        if n in self.params:
+            return ir.Param(self.params[n], n, span=sp)
+        if n in BUILTIN_VALUES:
+            return ir.Builtin(n, span=sp)
+        if n in self.defs:
+            if self.defs[n].params:
+                self.error(sp, f"'{n}' takes {len(self.defs[n].params)} argument(s)")
+            return ir.Call(n, (), span=sp)
+        known = (set(scope) | set(self.symbols) | set(self.enums) | set(self.global_vars) | set(self.zones)
+                 | set(self.params) | BUILTIN_VALUES | set(self.defs))
+        hint = nearest(n, known)
+        if n in self.player_vars or n in self.tokens:
+            hint = f"'{n}' belongs to a player: write p.{n}"
+        self.error(sp, f"unknown name '{n}'", hint)
+        return e
+
+
+def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
+    """Parse and check spec text; raise SpecErrors with every problem found."""
+    items, problems = parse_items(text, path)
+    c = Compiler(path, text)
+    c.problems.extend(problems)
+    spec = c.build(items)
+    if not problems:
+        spec = c.check(spec)
+    else:
+        # Still check what did parse, so the designer sees every problem at once.
+        try:
+            c.check(spec)
+        except Exception:  # a half-parsed spec may not check cleanly; the syntax errors come first
+            pass
+    if c.problems:
+        raise SpecErrors(c.problems, text)
+    return spec
+
+
+def load_spec(path: str | Path) -> ir.Spec:
+    """Read, parse and check a spec file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"no such spec file: {path}")]) from None
+    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
+        raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"cannot read spec file: {exc}")]) from None
+    return compile_text(text, str(path))

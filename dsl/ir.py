@@ -1,0 +1,668 @@
+"""The intermediate representation of a spec: frozen attrs nodes with source spans.
+
+Every node carries a `span` (line and column in the spec file).  Spans are kept
+out of equality so that two drafts compare equal where their rules are equal,
+wherever the rules stand in the file.  `children()` is the one generic child
+walk that every analysis shares.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    line: int = 0
+    col: int = 0
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.col}"
+
+
+NOSPAN = Span()
+
+
+def _span_field():
+    return attrs.field(kw_only=True, default=NOSPAN, eq=False, repr=False)
+
+
+@attrs.frozen
+class Node:
+    span: Span = _span_field()
+
+
+def children(node: Node) -> Iterator[Node]:
+    """Yield the direct child nodes of `node`, in field order."""
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    yield item
+                elif isinstance(item, tuple):
+                    yield from (x for x in item if isinstance(x, Node))
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Yield `node` and every node below it, depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(list(children(n))))
+
+
+def _tuple(x) -> tuple:
+    return tuple(x)
+
+
+# ---- domains -------------------------------------------------------------------
+
+
+@attrs.frozen
+class IntDomain(Node):
+    lo: int
+    hi: int
+
+    def __str__(self) -> str:
+        return f"{self.lo}..{self.hi}"
+
+
+@attrs.frozen
+class BoolDomain(Node):
+    def __str__(self) -> str:
+        return "bool"
+
+
+@attrs.frozen
+class CardDomain(Node):
+    def __str__(self) -> str:
+        return "card"
+
+
+@attrs.frozen
+class PlayerDomain(Node):
+    def __str__(self) -> str:
+        return "player"
+
+
+@attrs.frozen
+class EnumDomain(Node):
+    """A named enum, or (when `values` is given) an inline set of symbols."""
+
+    name: str
+    values: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+
+    def __str__(self) -> str:
+        return self.name if not self.values else "{" + ", ".join(self.values) + "}"
+
+
+Domain = IntDomain | BoolDomain | CardDomain | PlayerDomain | EnumDomain
+
+
+# ---- expressions ----------------------------------------------------------------
+
+
+@attrs.frozen
+class Expr(Node):
+    pass
+
+
+@attrs.frozen
+class Int(Expr):
+    value: int
+
+
+@attrs.frozen
+class Str(Expr):
+    value: str
+
+
+@attrs.frozen
+class Bool(Expr):
+    value: bool
+
+
+@attrs.frozen
+class NoneLit(Expr):
+    pass
+
+
+@attrs.frozen
+class Name(Expr):
+    """A name as written; the resolver replaces it with one of the nodes below."""
+
+    name: str
+
+
+@attrs.frozen
+class Local(Expr):
+    name: str
+
+
+@attrs.frozen
+class Symbol(Expr):
+    """An enum value or a component kind, used as a value."""
+
+    name: str
+
+
+@attrs.frozen
+class GlobalVar(Expr):
+    name: str
+
+
+@attrs.frozen
+class SharedZone(Expr):
+    name: str
+
+
+@attrs.frozen
+class Param(Expr):
+    """A ruling, assumption or option: a named parameter of the spec."""
+
+    kind: str  # "ruling" | "assume" | "option"
+    name: str
+
+
+@attrs.frozen
+class Builtin(Expr):
+    """A value the engine provides: round, player_count, head of play, ..."""
+
+    name: str
+
+
+@attrs.frozen
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@attrs.frozen
+class Index(Expr):
+    obj: Expr
+    key: Expr
+
+
+@attrs.frozen
+class Call(Expr):
+    func: str
+    args: tuple[Expr, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class Agg(Expr):
+    """count/sum/max/min/any/all/distinct/first over `var in coll where cond`, of `value`."""
+
+    func: str
+    var: str
+    coll: Expr
+    where: Expr | None
+    value: Expr | None
+
+
+@attrs.frozen
+class ListLit(Expr):
+    items: tuple[Expr, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class ListComp(Expr):
+    var: str
+    coll: Expr
+    where: Expr | None
+    value: Expr | None  # None: keep the elements themselves (a filter)
+
+
+@attrs.frozen
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
+
+
+@attrs.frozen
+class Neg(Expr):
+    operand: Expr
+
+
+@attrs.frozen
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+@attrs.frozen
+class RangeExpr(Expr):
+    lo: Expr
+    hi: Expr
+
+
+@attrs.frozen
+class AllPlayers(Expr):
+    pass
+
+
+@attrs.frozen
+class PlayersFrom(Expr):
+    start: Expr
+
+
+@attrs.frozen
+class Key(Node):
+    expr: Expr
+    descending: bool
+
+
+@attrs.frozen
+class Ranking(Expr):
+    """`best`/`order` x in coll where cond by keys else fallback.
+
+    `best` gives the elements that come first; `order` gives all of them sorted.
+    The fallback says what a tie left after every key means: shared (all of the
+    tied come first), none (nobody), draw (a drawn result), stable (the
+    collection's own order decides).
+    """
+
+    kind: str  # "best" | "order"
+    var: str
+    coll: Expr
+    where: Expr | None
+    keys: tuple[Key, ...] = attrs.field(converter=_tuple)
+    fallback: str = "stable"
+
+
+# ---- statements ---------------------------------------------------------------------
+
+
+@attrs.frozen
+class Stmt(Node):
+    pass
+
+
+@attrs.frozen
+class Block(Node):
+    stmts: tuple[Stmt, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@attrs.frozen
+class Set(Stmt):
+    target: Expr
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@attrs.frozen
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    at_top: bool | None  # None: the zone's default end
+    face: str | None  # "facedown" | "faceup" | None (face up)
+
+
+@attrs.frozen
+class Draw(Stmt):
+    count: Expr
+    source: Expr
+    dest: Expr
+    at_top: bool | None
+    face: str | None
+
+
+@attrs.frozen
+class Exchange(Stmt):
+    a: Expr
+    b: Expr
+
+
+@attrs.frozen
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@attrs.frozen
+class Roll(Stmt):
+    what: Expr
+
+
+@attrs.frozen
+class Flip(Stmt):
+    what: Expr
+    face: str
+
+
+@attrs.frozen
+class Look(Stmt):
+    who: Expr
+    what: Expr
+
+
+@attrs.frozen
+class OptionBranch(Node):
+    name: str
+    title: str | None
+    when: Expr | None
+    body: Block
+
+
+@attrs.frozen
+class Choose(Stmt):
+    """A decision.  Either of items (`var` bound to an item, or to a list when
+    `count` is given) or of named options.  `may`/`pass_if` allow passing;
+    `orelse` runs on a pass or when nothing can be chosen."""
+
+    player: Expr
+    var: str | None
+    source: Expr | None
+    where: Expr | None
+    count_kind: str | None  # None (one item) | "up_to" | "exactly" | "between"
+    count_lo: Expr | None
+    count_hi: Expr | None
+    options: tuple[OptionBranch, ...] = attrs.field(converter=_tuple)
+    pass_if: Expr | None = None
+    prompt: str | None = None
+    body: Block | None = None
+    orelse: Block | None = None
+
+
+@attrs.frozen
+class Pick(Stmt):
+    """A chance event: one element of `source`, uniformly or by `weight`."""
+
+    var: str
+    source: Expr
+    weight: Expr | None
+    body: Block
+
+
+@attrs.frozen
+class For(Stmt):
+    var: str
+    coll: Expr
+    where: Expr | None
+    body: Block
+    simultaneous: bool = False
+
+
+@attrs.frozen
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+
+
+@attrs.frozen
+class While(Stmt):
+    test: Expr
+    limit: Expr
+    body: Block
+
+
+@attrs.frozen
+class Break(Stmt):
+    pass
+
+
+@attrs.frozen
+class If(Stmt):
+    branches: tuple[tuple[Expr, Block], ...] = attrs.field(converter=_tuple)
+    orelse: Block | None = None
+
+
+@attrs.frozen
+class Do(Stmt):
+    proc: str
+    args: tuple[Expr, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class Award(Stmt):
+    amount: Expr
+    player: Expr
+    item: str
+
+
+@attrs.frozen
+class Give(Stmt):
+    amount: Expr
+    token: str
+    player: Expr
+
+
+@attrs.frozen
+class Return(Stmt):
+    amount: Expr
+    token: str
+    player: Expr
+
+
+@attrs.frozen
+class Eliminate(Stmt):
+    player: Expr
+    reason: str | None
+
+
+@attrs.frozen
+class Win(Stmt):
+    player: Expr
+
+
+@attrs.frozen
+class EndGame(Stmt):
+    pass
+
+
+@attrs.frozen
+class Phase(Stmt):
+    name: str
+    title: str | None
+    body: Block
+
+
+@attrs.frozen
+class Check(Stmt):
+    test: Expr
+    message: str | None
+
+
+@attrs.frozen
+class Say(Stmt):
+    text: str
+
+
+# ---- declarations ------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Enum(Node):
+    name: str
+    title: str | None
+    values: tuple[str, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class Field(Node):
+    name: str
+    domain: Domain
+    default: Expr | None
+    is_state: bool
+
+
+@attrs.frozen
+class Component(Node):
+    name: str
+    title: str | None
+    fields: tuple[Field, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class CardRow(Node):
+    count: int
+    each: tuple[str, ...] = attrs.field(converter=_tuple)
+    fixed: tuple[tuple[str, Expr], ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class CardSet(Node):
+    kind: str
+    per_player: bool
+    zone: str
+    assumed: str | None
+    rows: tuple[CardRow, ...] = attrs.field(converter=_tuple)
+
+
+@attrs.frozen
+class Zone(Node):
+    name: str
+    title: str | None
+    per_player: bool
+    visibility: str  # public | owner | hidden
+    order: str  # stack | row | unordered
+    capacity: Expr | None
+
+
+@attrs.frozen
+class Var(Node):
+    name: str
+    domain: Domain
+    default: Expr | None
+    title: str | None
+    per_player: bool
+
+
+@attrs.frozen
+class Token(Node):
+    name: str
+    title: str | None
+    supply: Expr
+    hold: Domain
+    when_short: str  # partial | unlimited | ruling
+    short_ruling: str | None
+
+
+@attrs.frozen
+class ScoreItem(Node):
+    name: str
+    title: str | None
+    domain: Domain | None
+
+
+@attrs.frozen
+class OptionRule(Node):
+    name: str
+    title: str | None
+    cite: str | None
+
+
+@attrs.frozen
+class Assumption(Node):
+    name: str
+    text: str
+    cite: str | None
+    domain: Domain | None
+    value: Expr | None
+
+
+@attrs.frozen
+class Ruling(Node):
+    name: str
+    question: str
+    cite: str | None
+    domain: Domain
+    provisional: Expr
+
+
+@attrs.frozen
+class Def(Node):
+    name: str
+    params: tuple[str, ...] = attrs.field(converter=_tuple)
+    body: Expr = attrs.field(default=None)
+
+
+@attrs.frozen
+class Procedure(Node):
+    name: str
+    params: tuple[str, ...] = attrs.field(converter=_tuple)
+    body: Block = attrs.field(default=None)
+
+
+@attrs.frozen
+class Rounds(Node):
+    count: Expr | None  # a fixed number of rounds
+    until: Expr | None  # or: until this holds at the end of a round ...
+    cap: Expr | None  # ... with a declared cap for simulation
+    body: Block = attrs.field(default=None)
+
+
+@attrs.frozen
+class Winner(Node):
+    var: str
+    coll: Expr
+    where: Expr | None
+    keys: tuple[Key, ...] = attrs.field(converter=_tuple)
+    fallback: str = "draw"
+
+
+@attrs.frozen
+class Example(Node):
+    title: str
+    players: int | None
+    options: tuple[str, ...] = attrs.field(converter=_tuple)
+    given: Block | None = None
+    run: Block | None = None
+    expects: tuple[tuple[Expr, str | None], ...] = attrs.field(default=(), converter=_tuple)
+
+
+@attrs.frozen
+class Spec(Node):
+    name: str
+    draft: int | None
+    min_players: int
+    max_players: int
+    source: str | None
+    notes: tuple[str, ...] = attrs.field(converter=_tuple)
+    enums: tuple[Enum, ...] = attrs.field(converter=_tuple)
+    components: tuple[Component, ...] = attrs.field(converter=_tuple)
+    card_sets: tuple[CardSet, ...] = attrs.field(converter=_tuple)
+    zones: tuple[Zone, ...] = attrs.field(converter=_tuple)
+    vars: tuple[Var, ...] = attrs.field(converter=_tuple)
+    tokens: tuple[Token, ...] = attrs.field(converter=_tuple)
+    scores: tuple[ScoreItem, ...] = attrs.field(converter=_tuple)
+    options: tuple[OptionRule, ...] = attrs.field(converter=_tuple)
+    assumptions: tuple[Assumption, ...] = attrs.field(converter=_tuple)
+    rulings: tuple[Ruling, ...] = attrs.field(converter=_tuple)
+    defs: tuple[Def, ...] = attrs.field(converter=_tuple)
+    procedures: tuple[Procedure, ...] = attrs.field(converter=_tuple)
+    setup: Block | None = None
+    rounds: Rounds | None = None
+    scoring: Block | None = None
+    winner: Winner | None = None
+    examples: tuple[Example, ...] = attrs.field(default=(), converter=_tuple)
+    path: str = attrs.field(default="<spec>", eq=False)
+    source_text: str = attrs.field(default="", eq=False, repr=False)
+
+    def component(self, name: str) -> Component | None:
+        return next((c for c in self.components if c.name == name), None)
+
+    def zone(self, name: str) -> Zone | None:
+        return next((z for z in self.zones if z.name == name), None)

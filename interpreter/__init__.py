@@ -1,0 +1,1 @@
+"""soan.interpreter: plays a compiled spec."""
