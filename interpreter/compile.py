@@ -1,0 +1,687 @@
+"""Statements to ops.
+
+Each statement is compiled once into an op `op(state, frame)`.  An op either
+does its work at once, pushes a frame (a block, a loop, a procedure), or stops
+the machine at a decision or a chance event by setting `state.pending`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+from soan.dsl import ir
+from soan.dsl.errors import SpecRuntimeError
+
+from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, rank_groups
+from .state import PASS, Chance, Decision, Frame, Move, player_index
+
+MAX_SUBSETS = 20000
+
+
+class ForLoop:
+    __slots__ = ("items", "idx", "var")
+
+    def __init__(self, items, var):
+        self.items, self.idx, self.var = items, 0, var
+
+    def next(self, st, f):
+        self.idx += 1
+        if self.idx < len(self.items):
+            f.env[self.var] = self.items[self.idx]
+            return True
+        return False
+
+    def copy(self):
+        c = ForLoop(self.items, self.var)
+        c.idx = self.idx
+        return c
+
+
+class RepeatLoop:
+    __slots__ = ("left",)
+
+    def __init__(self, left):
+        self.left = left
+
+    def next(self, st, f):
+        self.left -= 1
+        return self.left > 0
+
+    def copy(self):
+        return RepeatLoop(self.left)
+
+
+class WhileLoop:
+    __slots__ = ("test", "limit", "count", "site")
+
+    def __init__(self, test, limit, site):
+        self.test, self.limit, self.count, self.site = test, limit, 1, site
+
+    def next(self, st, f):
+        if not self.test(st, f.env):
+            return False
+        if self.count >= self.limit:
+            st.mark("while_limit", self.site)
+            return False
+        self.count += 1
+        return True
+
+    def copy(self):
+        c = WhileLoop(self.test, self.limit, self.site)
+        c.count = self.count
+        return c
+
+
+class RoundsLoop:
+    __slots__ = ("total", "until", "cap", "site")
+
+    def __init__(self, total, until, cap, site):
+        self.total, self.until, self.cap, self.site = total, until, cap, site
+
+    def next(self, st, f):
+        if self.until is not None:
+            if self.until(st, f.env):
+                return False
+            if st.round >= self.cap:
+                st.mark("round_cap", self.site)
+                return False
+        elif st.round >= self.total:
+            return False
+        st.round += 1
+        st.event("round", st.round)
+        return True
+
+    def copy(self):
+        return self
+
+
+class RuleCompiler:
+    def __init__(self, tables: Tables):
+        self.t = tables
+        spec = tables.spec
+        self.defs_ir = {d.name: d for d in spec.defs}
+        self.procs_ir = {p.name: p for p in spec.procedures}
+        self._def_fns: dict = {}
+        self._proc_ops: dict = {}
+        self._consts: dict = {}
+        self.x = ExprCompiler(tables, self)
+        scoring = self.block(spec.scoring) if spec.scoring else ()
+        self.end_ops = scoring + (self.winner_op(spec.winner),)
+        setup = self.block(spec.setup) if spec.setup else ()
+        self.main_ops = setup + (self.rounds_op(spec.rounds),) + self.end_ops
+
+    def def_fn(self, name):
+        fn = self._def_fns.get(name)
+        if fn is None:
+            fn = self._def_fns[name] = self.x(self.defs_ir[name].body)
+        return fn
+
+    def proc_ops(self, name):
+        ops = self._proc_ops.get(name)
+        if ops is None:
+            self._proc_ops[name] = ()  # a recursive call sees an empty body while compiling
+            ops = self._proc_ops[name] = self.block(self.procs_ir[name].body)
+        return ops
+
+    def eval_const(self, e, st):
+        fn = self._consts.get(id(e))
+        if fn is None:
+            fn = self._consts[id(e)] = self.x(e)
+        return fn(st, {})
+
+    def block(self, b: ir.Block | None, sim: bool = False) -> tuple:
+        if b is None:
+            return ()
+        return tuple(self.stmt(s, sim) for s in b.stmts)
+
+    def stmt(self, s: ir.Stmt, sim: bool):
+        return getattr(self, "s_" + type(s).__name__)(s, sim)
+
+    # ---- statements -----------------------------------------------------------------
+
+    def s_Let(self, s, sim):
+        name, value = s.name, self.x(s.value)
+
+        def op(st, f):
+            f.env[name] = value(st, f.env)
+
+        return op
+
+    def s_Set(self, s, sim):
+        value, span, opname = self.x(s.value), s.span, s.op
+        t = s.target
+
+        def combine(old, new):
+            if opname == "=":
+                return new
+            if not isinstance(old, int) or not isinstance(new, int):
+                raise SpecRuntimeError(f"'{opname}' needs numbers, got {fmt(old)} and {fmt(new)}", span)
+            return old + new if opname == "+=" else old - new
+
+        match t:
+            case ir.Local(name=name):
+                def op(st, f):
+                    f.env[name] = combine(f.env.get(name), value(st, f.env))
+            case ir.GlobalVar(name=name):
+                domain = self.t.global_vars[name].domain
+
+                def op(st, f):
+                    v = combine(st.gv[name], value(st, f.env))
+                    self.t.check_domain(domain, v, name, span)
+                    st.gv[name] = v
+            case ir.Attr(obj=obj, name=name):
+                objf = self.x(obj)
+
+                def op(st, f):
+                    o = objf(st, f.env)
+                    if type(o) is PlayerRef:
+                        old = st.pv[name][o.i] if name in st.pv else None
+                        st.set_player_var(name, o.i, combine(old, value(st, f.env)), span)
+                    elif type(o) is CardRef:
+                        old = st.cs[name][o.id] if name in st.cs else None
+                        st.set_card_state(o.id, name, combine(old, value(st, f.env)), span)
+                    else:
+                        raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
+            case _:
+                raise SpecRuntimeError("this cannot be set", span)
+        return op
+
+    def s_Move(self, s, sim):
+        what, dest, span, at_top, face = self.x(s.what), self.x(s.dest), s.span, s.at_top, s.face
+
+        def op(st, f):
+            cids = st.cards_of(what(st, f.env), span)
+            st.move_cards(cids, st.zone_of(dest(st, f.env), span), at_top, face, span)
+
+        return op
+
+    def s_Draw(self, s, sim):
+        count, src, dest, span = self.x(s.count), self.x(s.source), self.x(s.dest), s.span
+        at_top, face, site = s.at_top, s.face, (s.span.line, s.span.col)
+
+        def op(st, f):
+            n = count(st, f.env)
+            if not isinstance(n, int) or n < 0:
+                raise SpecRuntimeError(f"cannot draw {fmt(n)} cards", span)
+            pile = st.zones[st.zone_of(src(st, f.env), span)]
+            if len(pile) < n:
+                st.mark("short_draw", site)
+            st.move_cards(list(pile[:n]), st.zone_of(dest(st, f.env), span), at_top, face, span)
+
+        return op
+
+    def s_Exchange(self, s, sim):
+        a, b, span = self.x(s.a), self.x(s.b), s.span
+
+        def op(st, f):
+            ca, cb = a(st, f.env), b(st, f.env)
+            if type(ca) is not CardRef or type(cb) is not CardRef:
+                raise SpecRuntimeError(f"exchange needs two cards, got {fmt(ca)} and {fmt(cb)}", span)
+            x, y = ca.id, cb.id
+            sx, sy = st.loc[x], st.loc[y]
+            ix, iy = st.zones[sx].index(x), st.zones[sy].index(y)
+            st.known[x] |= st.viewers(x)
+            st.known[y] |= st.viewers(y)
+            st.zones[sx][ix], st.zones[sy][iy] = y, x
+            st.loc[x], st.loc[y] = sy, sx
+
+        return op
+
+    def s_Shuffle(self, s, sim):
+        zone, span = self.x(s.zone), s.span
+
+        def op(st, f):
+            slot = st.zone_of(zone(st, f.env), span)
+            n = len(st.zones[slot])
+            if n > 1:
+                st.pending = Chance("shuffle", n, target=slot, text=f"shuffle {st.t.zone_label(slot)}")
+            else:
+                for cid in st.zones[slot]:
+                    st.known[cid] = 0
+
+        return op
+
+    def s_Roll(self, s, sim):
+        what, span = self.x(s.what), s.span
+
+        def op(st, f):
+            d = what(st, f.env)
+            if type(d) is not CardRef:
+                raise SpecRuntimeError(f"roll needs one die, got {fmt(d)}", span, "roll dice one at a time: for d in ... { roll d }")
+            faces = st.t.fields[d.id].get("faces")
+            if not isinstance(faces, int) or "face" not in st.t.kind_states[st.t.kind[d.id]]:
+                raise SpecRuntimeError(f"{st.t.card_labels[d.id]} is not a die",
+                                       span, "a die is a component with a field 'faces' and a state 'face'")
+            p = Fraction(1, faces)
+            st.pending = Chance("roll", tuple((str(k), p) for k in range(1, faces + 1)), target=d.id,
+                                text=f"roll {st.t.card_labels[d.id]}")
+
+        return op
+
+    def s_Flip(self, s, sim):
+        what, span, down = self.x(s.what), s.span, s.face == "facedown"
+
+        def op(st, f):
+            for cid in st.cards_of(what(st, f.env), span):
+                if down and not st.facedown[cid]:
+                    st.known[cid] = st.viewers(cid)
+                st.facedown[cid] = down
+
+        return op
+
+    def s_Look(self, s, sim):
+        who, what, span = self.x(s.who), self.x(s.what), s.span
+
+        def op(st, f):
+            bits = 0
+            for p in as_list(st, who(st, f.env)):
+                bits |= 1 << player_index(p, span)
+            for cid in st.cards_of(what(st, f.env), span):
+                st.known[cid] |= bits
+
+        return op
+
+    def s_Choose(self, s, sim):
+        player, span, site = self.x(s.player), s.span, (s.span.line, s.span.col)
+        pass_if = self.x(s.pass_if)
+        orelse = self.block(s.orelse, sim) if s.orelse else None
+        prompt = s.prompt
+
+        def decide(st, f, p, moves, var, body, bodies):
+            env = f.env
+            if not moves:
+                st.mark("no_choice", site)
+                if orelse:
+                    st.frames.append(Frame(orelse, env))
+                return
+            if pass_if is not None and pass_if(st, env):
+                moves.append(Move("pass", PASS, (9, "pass")))
+            if bodies is None:
+                moves.sort(key=lambda m: m.sort_key)
+            st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
+
+        if s.options:
+            whens = [self.x(o.when) for o in s.options]
+            bodies = tuple(self.block(o.body, sim) for o in s.options)
+            labels = [o.name for o in s.options]
+
+            def op(st, f):
+                p = player_index(player(st, f.env), span)
+                moves = [Move(labels[i], i) for i in range(len(labels)) if whens[i] is None or whens[i](st, f.env)]
+                decide(st, f, p, moves, None, None, bodies)
+
+            return op
+
+        src, where, var = self.x(s.source), self.x(s.where), s.var
+        body = self.block(s.body, sim)
+        lo_f, hi_f, kind = self.x(s.count_lo), self.x(s.count_hi), s.count_kind
+
+        def op(st, f):
+            env = f.env
+            p = player_index(player(st, env), span)
+            items = as_list(st, src(st, env))
+            if where is not None:
+                inner = dict(env)
+                kept = []
+                for x in items:
+                    inner[var] = x
+                    if where(st, inner):
+                        kept.append(x)
+                items = tuple(kept)
+            classes = item_classes(st, items)
+            if kind is None:
+                moves = [Move(label, members[0], key) for label, key, members in classes]
+            else:
+                lo = 0 if lo_f is None else lo_f(st, env)
+                hi = hi_f(st, env)
+                moves = subset_moves(classes, lo, hi, span)
+            decide(st, f, p, moves, var, body, None)
+
+        return op
+
+    def s_Pick(self, s, sim):
+        src, weight, var, span = self.x(s.source), self.x(s.weight), s.var, s.span
+        body = self.block(s.body, sim)
+
+        def op(st, f):
+            env = f.env
+            items = as_list(st, src(st, env))
+            if weight is not None:
+                inner = dict(env)
+                ws = []
+                for x in items:
+                    inner[var] = x
+                    w = weight(st, inner)
+                    if not isinstance(w, int) or w < 0:
+                        raise SpecRuntimeError(f"a weight must be a whole number of 0 or more, got {fmt(w)}", span)
+                    ws.append(w)
+            else:
+                ws = [1] * len(items)
+            pairs = [(x, w) for x, w in zip(items, ws) if w > 0]
+            if not pairs:
+                st.mark("empty_pick", (span.line, span.col))
+                return
+            if len(pairs) == 1:
+                env[var] = pairs[0][0]
+                st.frames.append(Frame(body, env))
+                return
+            total = sum(w for _, w in pairs)
+            outcomes = tuple((value_label(st, x), Fraction(w, total)) for x, w in pairs)
+            st.pending = Chance("pick", outcomes, tuple(x for x, _ in pairs), var, env, body,
+                                text=f"random {var}")
+
+        return op
+
+    def s_For(self, s, sim):
+        coll, where, var, span = self.x(s.coll), self.x(s.where), s.var, s.span
+        inner_sim = sim or s.simultaneous
+        body = self.block(s.body, inner_sim)
+
+        def op(st, f):
+            env = f.env
+            items = as_list(st, coll(st, env))
+            if where is not None:
+                kept = []
+                probe = dict(env)
+                for x in items:
+                    probe[var] = x
+                    if where(st, probe):
+                        kept.append(x)
+                items = tuple(kept)
+            if items:
+                env[var] = items[0]
+                st.frames.append(Frame(body, env, ForLoop(items, var)))
+
+        return op
+
+    def s_Repeat(self, s, sim):
+        count, span, body = self.x(s.count), s.span, self.block(s.body, sim)
+
+        def op(st, f):
+            n = count(st, f.env)
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise SpecRuntimeError(f"repeat needs a number, got {fmt(n)}", span)
+            if n > 0:
+                st.frames.append(Frame(body, f.env, RepeatLoop(n)))
+
+        return op
+
+    def s_While(self, s, sim):
+        test, limit, span, body = self.x(s.test), self.x(s.limit), s.span, self.block(s.body, sim)
+        site = (span.line, span.col)
+
+        def op(st, f):
+            if test(st, f.env):
+                st.frames.append(Frame(body, f.env, WhileLoop(test, limit(st, f.env), site)))
+
+        return op
+
+    def s_Break(self, s, sim):
+        def op(st, f):
+            while st.frames:
+                g = st.frames.pop()
+                if g.is_loop:
+                    return
+
+        return op
+
+    def s_If(self, s, sim):
+        branches = tuple((self.x(t), self.block(b, sim)) for t, b in s.branches)
+        orelse = self.block(s.orelse, sim) if s.orelse else None
+
+        def op(st, f):
+            for test, body in branches:
+                if test(st, f.env):
+                    st.frames.append(Frame(body, f.env))
+                    return
+            if orelse is not None:
+                st.frames.append(Frame(orelse, f.env))
+
+        return op
+
+    def s_Do(self, s, sim):
+        args, name = tuple(self.x(a) for a in s.args), s.proc
+        params = self.procs_ir[name].params
+
+        def op(st, f):
+            env = {p: a(st, f.env) for p, a in zip(params, args)}
+            st.frames.append(Frame(self.proc_ops(name), env))
+
+        return op
+
+    def s_Award(self, s, sim):
+        amount, player, item, span = self.x(s.amount), self.x(s.player), s.item, s.span
+        domain = self.t.score_domains.get(item)
+
+        def op(st, f):
+            v = amount(st, f.env)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise SpecRuntimeError(f"an award must be a number, got {fmt(v)}", span)
+            for p in as_list(st, player(st, f.env)):
+                i = player_index(p, span)
+                new = st.vp[item][i] + v
+                if domain is not None:
+                    st.t.check_domain(domain, new, f"P{i + 1}'s {item} score", span)
+                st.vp[item][i] = new
+                if v:
+                    st.event("award", i, item, v)
+
+        return op
+
+    def s_Give(self, s, sim):
+        amount, player, token, span = self.x(s.amount), self.x(s.player), s.token, s.span
+        tok = self.t.tokens[token]
+        site = (span.line, span.col)
+
+        def op(st, f):
+            n = amount(st, f.env)
+            i = player_index(player(st, f.env), span)
+            if not isinstance(n, int) or n < 0:
+                raise SpecRuntimeError(f"cannot give {fmt(n)} {token}", span)
+            have = st.supply[token]
+            given = n
+            if n > have:
+                st.mark("short_supply", (token, site))
+                rule = tok.when_short
+                if rule == "ruling":
+                    st.consulted.add(tok.short_ruling)
+                    rule = st.t.params[tok.short_ruling]
+                given = have if rule == "partial" else n
+            st.supply[token] = max(0, have - given)
+            new = st.pv[token][i] + given
+            st.t.check_domain(tok.hold, new, f"P{i + 1}'s {token}", span)
+            st.pv[token][i] = new
+            if given:
+                st.event("token", i, token, given)
+
+        return op
+
+    def s_Return(self, s, sim):
+        amount, player, token, span = self.x(s.amount), self.x(s.player), s.token, s.span
+
+        def op(st, f):
+            n = amount(st, f.env)
+            i = player_index(player(st, f.env), span)
+            back = min(n, st.pv[token][i])
+            st.pv[token][i] -= back
+            st.supply[token] += back
+
+        return op
+
+    def s_Eliminate(self, s, sim):
+        player, reason, span = self.x(s.player), s.reason, s.span
+
+        def op(st, f):
+            i = player_index(player(st, f.env), span)
+            st.elim[i] = True
+            st.event("eliminate", i, reason or "")
+
+        return op
+
+    def s_Win(self, s, sim):
+        player, span = self.x(s.player), s.span
+
+        def op(st, f):
+            st.finish([player_index(player(st, f.env), span)], False, "immediate win")
+
+        return op
+
+    def s_EndGame(self, s, sim):
+        end = self.end_ops
+
+        def op(st, f):
+            st.frames.clear()
+            st.frames.append(Frame(end, {}))
+
+        return op
+
+    def s_Phase(self, s, sim):
+        body, name, title = self.block(s.body, sim), s.name, s.title
+
+        def op(st, f):
+            st.event("phase", name, title)
+            st.frames.append(Frame(body, f.env))
+
+        return op
+
+    def s_Check(self, s, sim):
+        test, msg, span = self.x(s.test), s.message, s.span
+
+        def op(st, f):
+            if not test(st, f.env):
+                raise SpecRuntimeError(f"check failed: {msg or 'condition is false'}", span)
+
+        return op
+
+    def s_Say(self, s, sim):
+        text = s.text
+
+        def op(st, f):
+            st.event("say", text)
+
+        return op
+
+    # ---- the game's frame -----------------------------------------------------------------
+
+    def rounds_op(self, r: ir.Rounds | None):
+        if r is None:
+            return lambda st, f: None
+        body = self.block(r.body)
+        total = self.x(r.count)
+        until = self.x(r.until)
+        cap = self.x(r.cap)
+        site = (r.span.line, r.span.col)
+
+        def op(st, f):
+            n = total(st, f.env) if total is not None else None
+            c = cap(st, f.env) if cap is not None else None
+            if n is not None and n <= 0:
+                return
+            st.round = 1
+            st.event("round", 1)
+            st.frames.append(Frame(body, {}, RoundsLoop(n, until, c, site)))
+
+        return op
+
+    def winner_op(self, w: ir.Winner | None):
+        if w is None:
+            return lambda st, f: st.finish([], False, "the spec names no winner")
+        coll, where, var = self.x(w.coll), self.x(w.where), w.var
+        keys = tuple((self.x(k.expr), k.descending) for k in w.keys)
+        fallback, span = w.fallback, w.span
+        site = (span.line, span.col)
+
+        def op(st, f):
+            items = as_list(st, coll(st, {}))
+            if where is not None:
+                probe = {}
+                kept = []
+                for x in items:
+                    probe[var] = x
+                    if where(st, probe):
+                        kept.append(x)
+                items = tuple(kept)
+            groups = rank_groups(st, items, {}, var, keys, span)
+            if not groups:
+                st.finish([], False, "no player is left to win")
+                return
+            top = groups[0]
+            if len(top) == 1:
+                st.finish([top[0].i], False, "highest ranking")
+                return
+            st.mark("tie_fallback", site)
+            if fallback == "stable":
+                st.finish([top[0].i], False, "tie left to seat order")
+            else:
+                st.finish([p.i for p in top], fallback == "draw", "draw" if fallback == "draw" else "shared win")
+
+        return op
+
+
+# ---- choices over items ------------------------------------------------------------------------
+
+
+def value_label(st, x) -> str:
+    if type(x) is CardRef:
+        return st.card_text(x.id)
+    return fmt(x)
+
+
+def item_classes(st, items) -> list[tuple[str, tuple, list]]:
+    """Group the items a player cannot tell apart (same card text, same zone):
+    choosing any of them is the same move.  [(label, sort key, members)]."""
+    classes: dict = {}
+    order = []
+    zones = {st.loc[x.id] for x in items if type(x) is CardRef}
+    several_zones = len(zones) > 1
+    for x in items:
+        if type(x) is CardRef:
+            label = st.card_text(x.id)
+            if several_zones:
+                label += f" in {st.t.zone_label(st.loc[x.id])}"
+            key = (0, label)
+        elif type(x) is PlayerRef:
+            label, key = fmt(x), (3, x.i)
+        elif isinstance(x, bool):
+            label, key = fmt(x), (2, int(x))
+        elif isinstance(x, int):
+            label, key = fmt(x), (1, x)
+        else:
+            label, key = fmt(x), (2, str(_cmp_key(x)))
+        if label not in classes:
+            classes[label] = (label, key, [])
+            order.append(label)
+        classes[label][2].append(x)
+    return [classes[k] for k in order]
+
+
+def subset_moves(classes, lo, hi, span) -> list[Move]:
+    """Every choice of between lo and hi items, items alike counted once."""
+    if not isinstance(lo, int) or not isinstance(hi, int):
+        raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
+    classes = sorted(classes, key=lambda c: c[1])
+    sizes = [len(c[2]) for c in classes]
+    hi = min(hi, sum(sizes))
+    moves: list[Move] = []
+
+    def rec(k, left, picked):
+        if len(moves) > MAX_SUBSETS:
+            raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
+                                   "split it into several smaller choices")
+        if k == len(classes):
+            total = sum(picked)
+            if lo <= total:
+                items = tuple(x for c, m in zip(classes, picked) for x in c[2][:m])
+                label = "{" + ", ".join(c[0] + (f" x{m}" if m > 1 else "") for c, m in zip(classes, picked) if m) + "}"
+                moves.append(Move(label, items, (total, tuple(-m for m in picked))))
+            return
+        for m in range(min(sizes[k], left), -1, -1):
+            rec(k + 1, left - m, picked + [m])
+
+    if hi >= lo:
+        rec(0, hi, [])
+    return moves
+
+
+__all__ = ["RuleCompiler", "combinations"]

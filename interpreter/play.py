@@ -1,0 +1,196 @@
+"""Playing games: one seeded game with bots and its log, replaying a log, and
+many games for statistics.
+
+Determinism: chance is drawn from `random.Random` seeded from the game's seed
+and each bot gets its own generator seeded from the seed and its seat, so the
+same spec, seed and bots give the same log byte for byte.  A log records every
+decision and chance outcome, so `replay` never needs the generators at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+from typing import Callable, Iterable
+
+from soan.dsl import ir
+
+from .bots import BOTS, BotInput, determinize
+from .runtime import Tables
+from .state import CHANCE, State
+
+LOG_FORMAT = 1
+MAX_STEPS = 200_000
+
+
+def spec_digest(spec: ir.Spec) -> str:
+    return hashlib.sha256(spec.source_text.encode("utf-8")).hexdigest()
+
+
+class GameRecord:
+    def __init__(self, log: dict, state: State):
+        self.log = log
+        self.state = state
+
+    @property
+    def result(self) -> dict:
+        return self.log["result"]
+
+    def to_json(self) -> str:
+        return json.dumps(self.log, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def bot_names(spec_text: str | None, n: int) -> list[str]:
+    """'random,greedy' -> one bot name per seat; the last one fills the rest."""
+    names = [b.strip() for b in (spec_text or "random").split(",") if b.strip()] or ["random"]
+    if len(names) < n:
+        names += [names[-1]] * (n - len(names))
+    return names[:n]
+
+
+def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
+              on_step: Callable[[State], None] | None = None) -> GameRecord:
+    """Play one game.  `on_step` (for tests) is called on every state reached."""
+    n = tables.n
+    chance_rng = random.Random(f"soan/{seed}/chance")
+    players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
+    st = State(tables, narrate=narrate).start()
+    steps: list[dict] = []
+    if on_step:
+        on_step(st)
+    while not st.is_terminal():
+        if len(steps) >= MAX_STEPS:
+            raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+        p = st.current_player()
+        if p == CHANCE:
+            outcome = st.sample_chance(chance_rng)
+            text = st.pending.describe(outcome)
+            st.apply_chance(outcome)
+            steps.append({"chance": text, "outcome": outcome})
+        else:
+            moves = st.legal_moves()
+            info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
+                            (lambda rng, s=st, q=p: determinize(s, q, rng)))
+            i = players[p].choose(info) if len(moves) > 1 else 0
+            label = moves[i].label
+            st.apply(i)
+            steps.append({"player": p + 1, "move": label, "index": i})
+        if on_step:
+            on_step(st)
+    log = {
+        "soan_log": LOG_FORMAT,
+        "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
+                 "sha256": spec_digest(tables.spec)},
+        "players": n,
+        "seed": seed,
+        "bots": list(bots),
+        "params": dict(sorted(tables.overrides.items())),
+        "steps": steps,
+        "result": st.result,
+        "consulted_rulings": sorted(st.consulted),
+    }
+    return GameRecord(log, st)
+
+
+class ReplayMismatch(Exception):
+    pass
+
+
+def replay(tables: Tables, log: dict, narrate: bool = False) -> State:
+    """Re-run a log's decisions and chance outcomes; raise ReplayMismatch where
+    the game takes another course, or ends with another result."""
+    st = State(tables, narrate=narrate).start()
+    for k, step in enumerate(log["steps"], start=1):
+        p = st.current_player()
+        if "chance" in step:
+            if p != CHANCE:
+                raise ReplayMismatch(f"step {k}: the log has a chance event ({step['chance']}), the game a decision")
+            outcome = step["outcome"]
+            if isinstance(outcome, list):
+                outcome = list(outcome)
+            st.apply_chance(outcome)
+        else:
+            if p != step["player"] - 1:
+                raise ReplayMismatch(f"step {k}: the log has P{step['player']} deciding, the game "
+                                     + ("a chance event" if p == CHANCE else "has ended" if p < 0 else f"P{p + 1}"))
+            labels = [m.label for m in st.legal_moves()]
+            i = step["index"]
+            if i >= len(labels) or labels[i] != step["move"]:
+                raise ReplayMismatch(f"step {k}: P{step['player']}'s move '{step['move']}' is not legal move {i} here")
+            st.apply(i)
+    if not st.is_terminal():
+        raise ReplayMismatch("the log ends before the game does")
+    if st.result != log["result"]:
+        raise ReplayMismatch(f"the game ends with {st.result}, the log with {log['result']}")
+    return st
+
+
+def load_log(path: str | Path) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def simulate(tables: Tables, games: int, seed: int, bots: list[str],
+             progress: Callable[[int], None] | None = None) -> dict:
+    """Play `games` games on seeds seed, seed+1, ... and summarise them."""
+    n = tables.n
+    scores = [[] for _ in range(n)]
+    wins = [0.0] * n
+    draws = 0
+    no_winner = 0
+    lengths, decisions = [], []
+    items = {s: [0] * n for s in tables.scores}
+    eliminated = [0] * n
+    consulted: dict[str, int] = {}
+    marks: dict[str, int] = {}
+    for g in range(games):
+        rec = play_game(tables, seed + g, bots)
+        res = rec.result
+        for i in range(n):
+            key = f"P{i + 1}"
+            scores[i].append(res["scores"][key])
+            for s in tables.scores:
+                items[s][i] += res["breakdown"][key][s]
+            if key in res["eliminated"]:
+                eliminated[i] += 1
+        if res["draw"]:
+            draws += 1
+        if not res["winners"]:
+            no_winner += 1
+        for w in res["winners"]:
+            if not res["draw"]:
+                wins[int(w[1:]) - 1] += 1 / len(res["winners"])
+        lengths.append(res["rounds"])
+        decisions.append(sum(1 for s in rec.log["steps"] if "move" in s))
+        for r in rec.log["consulted_rulings"]:
+            consulted[r] = consulted.get(r, 0) + 1
+        for (kind, _site), _count in rec.state.marks.items():
+            marks[kind] = marks.get(kind, 0) + 1
+        if progress:
+            progress(g + 1)
+    all_scores = [s for col in scores for s in col]
+    return {
+        "spec": tables.spec.name, "draft": tables.spec.draft, "players": n, "games": games, "seed": seed,
+        "bots": bots,
+        "score": {"mean": _mean(all_scores), "min": min(all_scores, default=0), "max": max(all_scores, default=0)},
+        "seats": [{"seat": f"P{i + 1}", "bot": bots[i], "mean": _mean(scores[i]), "min": min(scores[i], default=0),
+                   "max": max(scores[i], default=0), "win_rate": wins[i] / games if games else 0.0,
+                   "eliminated_rate": eliminated[i] / games if games else 0.0} for i in range(n)],
+        "draw_rate": draws / games if games else 0.0,
+        "no_winner_rate": no_winner / games if games else 0.0,
+        "length": {"rounds_mean": _mean(lengths), "decisions_mean": _mean(decisions),
+                   "decisions_min": min(decisions, default=0), "decisions_max": max(decisions, default=0)},
+        "items": {s: _round(sum(items[s]) / (games * n)) if games else 0.0 for s in tables.scores},
+        "rulings_consulted": {k: v / games for k, v in sorted(consulted.items())},
+        "games_with": {k: v / games for k, v in sorted(marks.items())},
+    }
+
+
+def _mean(xs: Iterable[float]) -> float:
+    xs = list(xs)
+    return _round(sum(xs) / len(xs)) if xs else 0.0
+
+
+def _round(x: float) -> float:
+    return round(x, 3)

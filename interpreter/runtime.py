@@ -1,0 +1,729 @@
+"""Runtime values, the per-game tables built from a spec, and the expression
+compiler.
+
+Expressions are compiled once into Python closures `f(state, env) -> value`,
+built by the engine from IR nodes (a spec never runs host code).  Values are:
+int, bool, str (an enum value or component kind), None, tuple (a list),
+and the interned references `PlayerRef`, `CardRef` and `ZoneRef`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+from soan.dsl import ir
+from soan.dsl.errors import SpecRuntimeError
+
+Fn = Callable[[Any, dict], Any]
+
+
+class PlayerRef:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __hash__(self):
+        return hash(("P", self.i))
+
+    def __lt__(self, other):
+        return self.i < other.i
+
+    def __repr__(self):
+        return f"P{self.i + 1}"
+
+
+class CardRef:
+    __slots__ = ("id",)
+
+    def __init__(self, cid: int):
+        self.id = cid
+
+    def __hash__(self):
+        return hash(("C", self.id))
+
+    def __lt__(self, other):
+        return self.id < other.id
+
+    def __repr__(self):
+        return f"#{self.id}"
+
+
+class ZoneRef:
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: int):
+        self.slot = slot
+
+    def __hash__(self):
+        return hash(("Z", self.slot))
+
+    def __repr__(self):
+        return f"Z{self.slot}"
+
+
+def fmt(value) -> str:
+    """A value as a designer reads it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(fmt(v) for v in value) + "]"
+    return str(value)
+
+
+def in_domain(domain, value) -> bool:
+    match domain:
+        case ir.IntDomain(lo=lo, hi=hi):
+            return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+        case ir.BoolDomain():
+            return isinstance(value, bool)
+        case ir.CardDomain():
+            return value is None or isinstance(value, CardRef)
+        case ir.PlayerDomain():
+            return value is None or isinstance(value, PlayerRef)
+        case ir.EnumDomain():
+            return True  # checked against the enum's values by Tables.domain_values
+    return True
+
+
+class Tables:
+    """Everything about one game of a spec that does not change during play:
+    the cards and their fixed fields, the zones and their slots, the values of
+    rulings, assumptions and options, and the compiled rules."""
+
+    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None):
+        if not spec.min_players <= n_players <= spec.max_players:
+            raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, not {n_players}")
+        self.spec = spec
+        self.n = n_players
+        self.P = tuple(PlayerRef(i) for i in range(n_players))
+        self.enum_values = {e.name: e.values for e in spec.enums}
+        self.components = {c.name: c for c in spec.components}
+        self.scores = tuple(s.name for s in spec.scores)
+        self.score_domains = {s.name: s.domain for s in spec.scores}
+        self.tokens = {t.name: t for t in spec.tokens}
+
+        # Zones: a slot per shared zone, one per player for per-player zones.
+        self.zone_slots: list[tuple[ir.Zone, PlayerRef | None]] = []
+        self.slot_of: dict[tuple[str, int], int] = {}
+        box = ir.Zone("box", "out of the game", False, "hidden", "unordered", None)
+        for z in (box, *spec.zones):
+            owners = self.P if z.per_player else (None,)
+            for o in owners:
+                self.slot_of[(z.name, -1 if o is None else o.i)] = len(self.zone_slots)
+                self.zone_slots.append((z, o))
+        self.Z = tuple(ZoneRef(s) for s in range(len(self.zone_slots)))
+        self.player_zone_names = {z.name for z in spec.zones if z.per_player}
+
+        # Parameters: rulings at their provisional resolution, assumptions at their value, options off.
+        self.params: dict[str, Any] = {}
+        self.param_kind: dict[str, str] = {}
+        consts = _ConstEval(self)
+        for r in spec.rulings:
+            self.params[r.name] = consts(r.provisional)
+            self.param_kind[r.name] = "ruling"
+        for a in spec.assumptions:
+            self.params[a.name] = consts(a.value) if a.value is not None else True
+            self.param_kind[a.name] = "assume"
+        for o in spec.options:
+            self.params[o.name] = False
+            self.param_kind[o.name] = "option"
+        self.overrides = dict(params or {})
+        for k, v in self.overrides.items():
+            if k not in self.params:
+                raise ValueError(f"unknown ruling, assumption or option '{k}'")
+            self.params[k] = v
+
+        # Cards.
+        self.kind: list[str] = []
+        self.fields: list[dict[str, Any]] = []
+        self.owner: list[PlayerRef | None] = []
+        self.start_slot: list[int] = []
+        self.state_fields: dict[str, list[Any]] = {}
+        self.state_domain: dict[tuple[str, str], Any] = {}
+        for c in spec.components:
+            for f in c.fields:
+                if f.is_state:
+                    self.state_domain[(c.name, f.name)] = f.domain
+        for cs in spec.card_sets:
+            comp = self.components[cs.kind]
+            owners = tuple(PlayerRef(i) for i in range(spec.max_players)) if cs.per_player else (None,)
+            for o in owners:
+                absent = o is not None and o.i >= n_players
+                owner = None if (o is None or absent) else self.P[o.i]
+                slot = 0 if absent else self.slot_of[(cs.zone, -1 if owner is None else owner.i)] if cs.zone != "box" else 0
+                for row in cs.rows:
+                    for combo in self._row_values(comp, row, consts):
+                        for _ in range(row.count):
+                            self.kind.append(cs.kind)
+                            self.fields.append(combo)
+                            self.owner.append(owner)
+                            self.start_slot.append(slot)
+        self.n_cards = len(self.kind)
+        self.C = tuple(CardRef(i) for i in range(self.n_cards))
+        self.state_names = sorted({f.name for c in spec.components for f in c.fields if f.is_state})
+        self.state_default: dict[str, list[Any]] = {}
+        for name in self.state_names:
+            col = []
+            for cid in range(self.n_cards):
+                comp = self.components[self.kind[cid]]
+                f = next((f for f in comp.fields if f.name == name and f.is_state), None)
+                col.append(None if f is None else (consts(f.default) if f.default is not None else _domain_default(f.domain)))
+            self.state_default[name] = col
+        self.kind_states = {c.name: tuple(f.name for f in c.fields if f.is_state) for c in spec.components}
+        self.static_fields = {c.name: tuple(f.name for f in c.fields if not f.is_state
+                                            and not (isinstance(f.domain, ir.IntDomain) and f.domain.lo == f.domain.hi))
+                              for c in spec.components}
+        self.card_labels = [self._label(cid) for cid in range(self.n_cards)]
+
+        self.player_vars = {v.name: v for v in spec.vars if v.per_player}
+        self.global_vars = {v.name: v for v in spec.vars if not v.per_player}
+        self.var_default = {v.name: (consts(v.default) if v.default is not None else _domain_default(v.domain))
+                            for v in spec.vars}
+
+        from .compile import RuleCompiler  # the statement compiler needs these tables
+        self.rules = RuleCompiler(self)
+
+    def _row_values(self, comp: ir.Component, row: ir.CardRow, consts) -> list[dict]:
+        fixed = {name: consts(e) for name, e in row.fixed}
+        axes = []
+        for fname in row.each:
+            f = next(f for f in comp.fields if f.name == fname)
+            axes.append([(fname, v) for v in self.domain_values(f.domain)])
+        combos = []
+        for combo in itertools.product(*axes) if axes else [()]:
+            values = {}
+            for f in comp.fields:
+                if not f.is_state and f.default is not None:
+                    values[f.name] = consts(f.default)
+            values.update(fixed)
+            values.update(dict(combo))
+            combos.append(values)
+        return combos
+
+    def domain_values(self, d) -> tuple:
+        match d:
+            case ir.IntDomain(lo=lo, hi=hi):
+                return tuple(range(lo, hi + 1))
+            case ir.BoolDomain():
+                return (False, True)
+            case ir.EnumDomain(values=vals) if vals:
+                return vals
+            case ir.EnumDomain(name=name):
+                return self.enum_values[name]
+        return ()
+
+    def check_domain(self, domain, value, what: str, span) -> None:
+        ok = in_domain(domain, value)
+        if ok and isinstance(domain, ir.EnumDomain):
+            ok = value is None or value in self.domain_values(domain)
+        if not ok:
+            raise SpecRuntimeError(f"{what} would become {fmt(value)}, outside its domain {domain}", span,
+                                   "widen the declared domain, or add a rule that keeps the value inside it")
+
+    def _label(self, cid: int) -> str:
+        kind = self.kind[cid]
+        vals = [fmt(self.fields[cid].get(f)) for f in self.static_fields[kind]]
+        return kind + ("(" + ", ".join(vals) + ")" if vals else "")
+
+    def zone_label(self, slot: int) -> str:
+        z, owner = self.zone_slots[slot]
+        return z.name if owner is None else f"{owner}.{z.name}"
+
+
+def _domain_default(d):
+    match d:
+        case ir.IntDomain(lo=lo, hi=hi):
+            return 0 if lo <= 0 <= hi else lo
+        case ir.BoolDomain():
+            return False
+    return None
+
+
+class _ConstEval:
+    """Evaluates the constant expressions of declarations (defaults, rows, rulings)."""
+
+    def __init__(self, tables: Tables):
+        self.t = tables
+
+    def __call__(self, e):
+        match e:
+            case None:
+                return None
+            case ir.Int(value=v) | ir.Bool(value=v) | ir.Str(value=v):
+                return v
+            case ir.Symbol(name=n) | ir.Name(name=n):
+                return n
+            case ir.NoneLit():
+                return None
+            case ir.Neg(operand=o):
+                return -self(o)
+            case ir.Builtin(name="player_count"):
+                return self.t.n
+        raise SpecRuntimeError("this value must be a constant (a number, true/false or a name)", e.span)
+
+
+# ---- the expression compiler ----------------------------------------------------------------
+
+
+def as_list(st, v) -> tuple:
+    """A value used as a collection: a zone's cards, a list, or a single item."""
+    if type(v) is tuple:
+        return v
+    if type(v) is ZoneRef:
+        C = st.t.C
+        return tuple(C[c] for c in st.zones[v.slot])
+    if v is None:
+        return ()
+    if isinstance(v, list):
+        return tuple(v)
+    return (v,)
+
+
+def _cmp_key(v):
+    if isinstance(v, (PlayerRef,)):
+        return v.i
+    if isinstance(v, CardRef):
+        return v.id
+    if isinstance(v, tuple):
+        return tuple(_cmp_key(x) for x in v)
+    return v
+
+
+class ExprCompiler:
+    """IR expression -> closure(state, env)."""
+
+    def __init__(self, tables: Tables, rules):
+        self.t = tables
+        self.rules = rules
+
+    def __call__(self, e: ir.Expr | None) -> Fn | None:
+        if e is None:
+            return None
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    # literals and names
+    def x_Int(self, e):
+        v = e.value
+        return lambda st, env: v
+
+    x_Bool = x_Str = x_Int
+
+    def x_NoneLit(self, e):
+        return lambda st, env: None
+
+    def x_Symbol(self, e):
+        v = e.name
+        return lambda st, env: v
+
+    def x_Local(self, e):
+        name, span = e.name, e.span
+
+        def f(st, env):
+            try:
+                return env[name]
+            except KeyError:
+                raise SpecRuntimeError(f"'{name}' has no value here", span) from None
+
+        return f
+
+    def x_GlobalVar(self, e):
+        name = e.name
+        return lambda st, env: st.gv[name]
+
+    def x_SharedZone(self, e):
+        z = self.t.Z[self.t.slot_of[(e.name, -1)]]
+        return lambda st, env: z
+
+    def x_Param(self, e):
+        name = e.name
+        value = self.t.params[name]
+        if self.t.param_kind[name] == "ruling":
+            def f(st, env):
+                st.consulted.add(name)
+                return value
+            return f
+        return lambda st, env: value
+
+    def x_Builtin(self, e):
+        if e.name == "round":
+            return lambda st, env: st.round
+        n = self.t.n
+        return lambda st, env: n
+
+    def x_Name(self, e):  # only reached when the checker was bypassed
+        raise SpecRuntimeError(f"unknown name '{e.name}'", e.span)
+
+    # structure
+    def x_Attr(self, e):
+        obj = self(e.obj)
+        name, span, t = e.name, e.span, self.t
+        pzone = name in t.player_zone_names
+        pvar = name in t.player_vars or name in t.tokens
+        slot_of = t.slot_of
+        Z = t.Z
+
+        def f(st, env):
+            o = obj(st, env)
+            if type(o) is CardRef:
+                cid = o.id
+                if name in st.cs:
+                    v = st.cs[name][cid]
+                    if v is not None or name in t.kind_states[t.kind[cid]]:
+                        return v
+                if name == "kind":
+                    return t.kind[cid]
+                if name == "facedown":
+                    return st.facedown[cid]
+                if name == "owner":
+                    return t.owner[cid]
+                if name == "zone":
+                    return Z[st.loc[cid]]
+                return t.fields[cid].get(name)
+            if type(o) is PlayerRef:
+                if pzone:
+                    return Z[slot_of[(name, o.i)]]
+                if pvar:
+                    return st.pv[name][o.i]
+                if name == "eliminated":
+                    return st.elim[o.i]
+                if name == "seat":
+                    return o.i + 1
+                raise SpecRuntimeError(f"a player has no '{name}'", span)
+            if o is None:
+                return None
+            raise SpecRuntimeError(f"{fmt(o)} has no '{name}'", span)
+
+        return f
+
+    def x_Index(self, e):
+        obj, key, span = self(e.obj), self(e.key), e.span
+
+        def f(st, env):
+            seq = as_list(st, obj(st, env))
+            k = key(st, env)
+            if not isinstance(k, int) or not -len(seq) <= k < len(seq):
+                raise SpecRuntimeError(f"index {fmt(k)} is outside a list of {len(seq)}", span)
+            return seq[k]
+
+        return f
+
+    def x_ListLit(self, e):
+        items = tuple(self(i) for i in e.items)
+        return lambda st, env: tuple(i(st, env) for i in items)
+
+    def x_RangeExpr(self, e):
+        lo, hi = self(e.lo), self(e.hi)
+        return lambda st, env: tuple(range(lo(st, env), hi(st, env) + 1))
+
+    def x_AllPlayers(self, e):
+        P = self.t.P
+        return lambda st, env: P
+
+    def x_PlayersFrom(self, e):
+        start, P, n, span = self(e.start), self.t.P, self.t.n, e.span
+
+        def f(st, env):
+            s = start(st, env)
+            if type(s) is not PlayerRef:
+                raise SpecRuntimeError(f"'players from' needs a player, got {fmt(s)}", span)
+            return tuple(P[(s.i + k) % n] for k in range(n))
+
+        return f
+
+    def _binder(self, var, coll, where):
+        c, w = self(coll), self(where)
+
+        def items(st, env):
+            seq = as_list(st, c(st, env))
+            if w is None:
+                return seq, env
+            inner = dict(env)
+            out = []
+            for x in seq:
+                inner[var] = x
+                if w(st, inner):
+                    out.append(x)
+            return tuple(out), inner
+
+        return items
+
+    def x_ListComp(self, e):
+        items, var = self._binder(e.var, e.coll, e.where), e.var
+        if e.value is None:
+            return lambda st, env: items(st, env)[0]
+        val = self(e.value)
+
+        def f(st, env):
+            seq, inner = items(st, env)
+            inner = dict(inner)
+            out = []
+            for x in seq:
+                inner[var] = x
+                out.append(val(st, inner))
+            return tuple(out)
+
+        return f
+
+    def x_Agg(self, e):
+        if e.func == "all" and e.value is None and e.where is not None:
+            # all(x in C where P): every x in C satisfies P
+            return self.x_Agg(ir.Agg("all", e.var, e.coll, None, e.where, span=e.span))
+        items, var, span = self._binder(e.var, e.coll, e.where), e.var, e.span
+        val = self(e.value)
+        agg = _AGGS[e.func]
+
+        def f(st, env):
+            seq, inner = items(st, env)
+            if val is not None:
+                inner = dict(inner)
+                vals = []
+                for x in seq:
+                    inner[var] = x
+                    vals.append(val(st, inner))
+                seq = tuple(vals)
+            return agg(seq, span)
+
+        return f
+
+    def x_Call(self, e):
+        args = tuple(self(a) for a in e.args)
+        name, span = e.func, e.span
+        if name in self.rules.defs_ir:
+            d = self.rules.defs_ir[name]
+            params = d.params
+            rules = self.rules
+
+            def f(st, env):
+                body = rules.def_fn(name)
+                return body(st, {p: a(st, env) for p, a in zip(params, args)})
+
+            return f
+        impl = getattr(self, "b_" + name)
+        return impl(args, span)
+
+    def x_BinOp(self, e):
+        l, r, op, span = self(e.left), self(e.right), e.op, e.span
+        if op == "and":
+            return lambda st, env: bool(l(st, env)) and bool(r(st, env))
+        if op == "or":
+            return lambda st, env: bool(l(st, env)) or bool(r(st, env))
+        if op == "==":
+            return lambda st, env: l(st, env) == r(st, env)
+        if op == "!=":
+            return lambda st, env: l(st, env) != r(st, env)
+        if op == "has":
+            return lambda st, env: r(st, env) in as_list(st, l(st, env))
+        if op == "+":
+            def add(st, env):
+                a, b = l(st, env), r(st, env)
+                if type(a) is tuple or type(b) is tuple:
+                    return as_list(st, a) + as_list(st, b)
+                return _num(a, span) + _num(b, span)
+            return add
+        fn = _ARITH[op]
+
+        def f(st, env):
+            a, b = l(st, env), r(st, env)
+            if op in ("<", "<=", ">", ">="):
+                if a is None or b is None:
+                    raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span)
+                return fn(_cmp_key(a), _cmp_key(b))
+            a, b = _num(a, span), _num(b, span)
+            if op in ("//", "%") and b == 0:
+                raise SpecRuntimeError("division by zero", span)
+            return fn(a, b)
+
+        return f
+
+    def x_Not(self, e):
+        o = self(e.operand)
+        return lambda st, env: not o(st, env)
+
+    def x_Neg(self, e):
+        o, span = self(e.operand), e.span
+        return lambda st, env: -_num(o(st, env), span)
+
+    def x_Cond(self, e):
+        t, a, b = self(e.test), self(e.then), self(e.orelse)
+        return lambda st, env: a(st, env) if t(st, env) else b(st, env)
+
+    def x_Ranking(self, e):
+        items, var = self._binder(e.var, e.coll, e.where), e.var
+        keys = tuple((self(k.expr), k.descending) for k in e.keys)
+        kind, fallback, span = e.kind, e.fallback, e.span
+        site = (span.line, span.col)
+
+        def f(st, env):
+            seq, inner = items(st, env)
+            groups = rank_groups(st, seq, inner, var, keys, span)
+            if kind == "order":
+                out = []
+                for g in groups:
+                    if len(g) > 1:
+                        st.mark("tie_fallback", site)
+                    out.extend(g)
+                return tuple(out)
+            if not groups:
+                return ()
+            top = groups[0]
+            if len(top) > 1:
+                st.mark("tie_fallback", site)
+                if fallback == "none":
+                    return ()
+                if fallback == "stable":
+                    return (top[0],)
+            return tuple(top)
+
+        return f
+
+    # builtin functions
+    def b_vp(self, args, span):
+        p = args[0]
+        if len(args) == 1:
+            return lambda st, env: st.total_vp(p(st, env).i)
+        item = args[1]
+        return lambda st, env: st.vp[item(st, env)][p(st, env).i]
+
+    def _agg1(name):  # noqa: N805
+        def b(self, args, span):
+            agg = _AGGS[name]
+            if len(args) > 1:
+                return lambda st, env: agg(tuple(a(st, env) for a in args), span)
+            a = args[0]
+            return lambda st, env: agg(as_list(st, a(st, env)), span)
+
+        return b
+
+    b_count = _agg1("count")
+    b_size = _agg1("count")
+    b_sum = _agg1("sum")
+    b_max = _agg1("max")
+    b_min = _agg1("min")
+    b_any = _agg1("any")
+    b_all = _agg1("all")
+    b_distinct = _agg1("distinct")
+    b_first = _agg1("first")
+    b_last = _agg1("last")
+
+    def b_reverse(self, args, span):
+        a = args[0]
+        return lambda st, env: tuple(reversed(as_list(st, a(st, env))))
+
+    def b_take(self, args, span):
+        a, n = args
+        return lambda st, env: as_list(st, a(st, env))[: max(0, _num(n(st, env), span))]
+
+    def b_abs(self, args, span):
+        a = args[0]
+        return lambda st, env: abs(_num(a(st, env), span))
+
+    def b_position(self, args, span):
+        a = args[0]
+
+        def f(st, env):
+            c = a(st, env)
+            if type(c) is not CardRef:
+                raise SpecRuntimeError(f"position() needs a card, got {fmt(c)}", span)
+            return st.zones[st.loc[c.id]].index(c.id)
+
+        return f
+
+    def b_next(self, args, span):
+        a, P, n = args[0], self.t.P, self.t.n
+        return lambda st, env: P[(a(st, env).i + 1) % n]
+
+    def b_distance(self, args, span):
+        a, b, n = args[0], args[1], self.t.n
+        return lambda st, env: (b(st, env).i - a(st, env).i) % n
+
+    def b_player(self, args, span):
+        a, P = args[0], self.t.P
+
+        def f(st, env):
+            i = a(st, env)
+            if not isinstance(i, int) or not 1 <= i <= len(P):
+                raise SpecRuntimeError(f"there is no player {fmt(i)}", span)
+            return P[i - 1]
+
+        return f
+
+    def b_supply(self, args, span):
+        a = args[0]
+        return lambda st, env: st.supply[a(st, env)]
+
+
+def rank_groups(st, seq, env, var, keys, span) -> list[list]:
+    """Sort `seq` by the keys and group the elements no key separates, keeping
+    the collection's order inside a group."""
+    inner = dict(env)
+    keyed = []
+    for idx, x in enumerate(seq):
+        inner[var] = x
+        ks = []
+        for fn, desc in keys:
+            v = fn(st, inner)
+            if v is None:
+                raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
+                                       "filter those out with 'where', or give the key a value")
+            ks.append(_Desc(_cmp_key(v)) if desc else _cmp_key(v))
+        keyed.append((tuple(ks), idx, x))
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    groups: list[list] = []
+    prev = object()
+    for ks, _, x in keyed:
+        if groups and ks == prev:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+        prev = ks
+    return groups
+
+
+class _Desc:
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        return other.v < self.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+    def __hash__(self):
+        return hash(self.v)
+
+
+def _num(v, span):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecRuntimeError(f"expected a number, got {fmt(v)}", span)
+    return v
+
+
+_AGGS: dict[str, Callable] = {
+    "count": lambda seq, span: len(seq),
+    "sum": lambda seq, span: sum(_num(v, span) for v in seq),
+    "max": lambda seq, span: max(seq, key=_cmp_key) if seq else None,
+    "min": lambda seq, span: min(seq, key=_cmp_key) if seq else None,
+    "any": lambda seq, span: any(seq),
+    "all": lambda seq, span: all(seq),
+    "distinct": lambda seq, span: len({_cmp_key(v) for v in seq if v is not None}),
+    "first": lambda seq, span: seq[0] if seq else None,
+    "last": lambda seq, span: seq[-1] if seq else None,
+}
+
+_ARITH = {
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}

@@ -1,0 +1,404 @@
+"""The game state: an explicit, copyable machine that runs a spec's rules.
+
+The contract follows OpenSpiel's: at any time the state is at a decision of
+one player, at a chance event, or terminal.  `legal_moves()` are sorted and
+stable; `apply(i)` takes the i-th move; `chance_outcomes()` lists outcomes
+with probabilities where there are few (rolls, picks), and `sample_chance()`
+draws any (shuffles too).  Everything the rules still have to do is held in an
+explicit stack of frames, so a state can be copied in the middle of a round.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from soan.dsl.errors import SpecRuntimeError
+
+from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class Frame:
+    """One running block: its ops, where it is, its variables, and (for loops)
+    how to go round again."""
+
+    __slots__ = ("ops", "pc", "env", "loop", "is_loop")
+
+    def __init__(self, ops, env, loop=None):
+        self.ops = ops
+        self.pc = 0
+        self.env = env
+        self.loop = loop
+        self.is_loop = loop is not None
+
+
+class Move:
+    __slots__ = ("label", "value", "sort_key")
+
+    def __init__(self, label: str, value: Any, sort_key=None):
+        self.label = label
+        self.value = value
+        self.sort_key = sort_key if sort_key is not None else (0, label)
+
+    def __repr__(self):
+        return f"Move({self.label!r})"
+
+
+PASS = object()
+
+
+class Decision:
+    __slots__ = ("player", "moves", "var", "env", "body", "orelse", "options", "prompt", "simultaneous", "site")
+
+    def __init__(self, player, moves, var, env, body, orelse, options, prompt, simultaneous, site):
+        self.player = player
+        self.moves = moves
+        self.var = var
+        self.env = env
+        self.body = body
+        self.orelse = orelse
+        self.options = options
+        self.prompt = prompt
+        self.simultaneous = simultaneous
+        self.site = site
+
+
+class Chance:
+    """A chance event.  `outcomes` is [(label, probability)], or for a shuffle
+    the number of cards (every order equally likely).  A pick binds `var` to
+    `values[i]` in `env` and runs `body`; a roll sets card `target`'s face; a
+    shuffle reorders zone slot `target`."""
+
+    __slots__ = ("kind", "outcomes", "values", "var", "env", "body", "target", "text")
+
+    def __init__(self, kind, outcomes, values=(), var=None, env=None, body=(), target=None, text=""):
+        self.kind = kind
+        self.outcomes = outcomes
+        self.values = values
+        self.var = var
+        self.env = env
+        self.body = body
+        self.target = target
+        self.text = text
+
+    def describe(self, outcome) -> str:
+        if self.kind == "shuffle":
+            return f"{self.text}: shuffled"
+        return f"{self.text}: {self.outcomes[outcome][0]}"
+
+
+class State:
+    """One game in progress."""
+
+    def __init__(self, tables: Tables, narrate: bool = False):
+        t = self.t = tables
+        n = t.n
+        self.zones: list[list[int]] = [[] for _ in t.zone_slots]
+        self.loc: list[int] = list(t.start_slot)
+        for cid, slot in enumerate(t.start_slot):
+            self.zones[slot].append(cid)
+        self.cs: dict[str, list] = {name: list(col) for name, col in t.state_default.items()}
+        self.facedown: list[bool] = [False] * t.n_cards
+        self.known: list[int] = [0] * t.n_cards
+        self.pv: dict[str, list] = {name: [t.var_default[name]] * n for name in t.player_vars}
+        for tok in t.tokens:
+            self.pv[tok] = [0] * n
+        self.gv: dict[str, Any] = {name: t.var_default[name] for name in t.global_vars}
+        self.vp: dict[str, list[int]] = {s: [0] * n for s in t.scores}
+        self.supply: dict[str, int] = {}
+        self.elim: list[bool] = [False] * n
+        self.round = 0
+        self.frames: list[Frame] = []
+        self.pending: Decision | Chance | None = None
+        self.result: dict | None = None
+        self.narrate = narrate
+        self.events: list[tuple] = []
+        self.consulted: set[str] = set()
+        self.marks: dict[tuple, int] = {}
+        self.steps = 0
+        for name, tok in t.tokens.items():
+            self.supply[name] = t.rules.eval_const(tok.supply, self)
+
+    # ---- the OpenSpiel-style contract -------------------------------------------------
+
+    def start(self) -> "State":
+        """Begin the game: run the rules up to the first decision or chance event."""
+        self.frames = [Frame(self.t.rules.main_ops, {})]
+        self.run()
+        return self
+
+    def current_player(self) -> int:
+        if self.result is not None:
+            return TERMINAL
+        if isinstance(self.pending, Chance):
+            return CHANCE
+        if isinstance(self.pending, Decision):
+            return self.pending.player
+        return TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def legal_moves(self) -> list[Move]:
+        return list(self.pending.moves) if isinstance(self.pending, Decision) else []
+
+    def chance_outcomes(self) -> list[tuple[str, Fraction]] | None:
+        """Outcomes with probabilities, or None for a shuffle (too many to list)."""
+        if isinstance(self.pending, Chance) and not isinstance(self.pending.outcomes, int):
+            return list(self.pending.outcomes)
+        return None
+
+    def sample_chance(self, rng) -> Any:
+        c = self.pending
+        assert isinstance(c, Chance)
+        if isinstance(c.outcomes, int):
+            perm = list(range(c.outcomes))
+            rng.shuffle(perm)
+            return perm
+        r = rng.random()
+        acc = Fraction(0)
+        for i, (_, p) in enumerate(c.outcomes):
+            acc += p
+            if r < acc:
+                return i
+        return len(c.outcomes) - 1
+
+    def apply(self, index: int) -> None:
+        """Take legal move number `index` at a decision."""
+        d = self.pending
+        assert isinstance(d, Decision), "not at a decision"
+        m = d.moves[index]
+        self.pending = None
+        self.steps += 1
+        if self.narrate:
+            self.events.append(("move", d.player, d.prompt or "chooses", m.label, d.simultaneous))
+        if m.value is PASS:
+            if d.orelse:
+                self.frames.append(Frame(d.orelse, d.env))
+        elif d.options is not None:
+            self.frames.append(Frame(d.options[m.value], d.env))
+        else:
+            d.env[d.var] = m.value
+            self.frames.append(Frame(d.body, d.env))
+        self.run()
+
+    def apply_chance(self, outcome) -> None:
+        c = self.pending
+        assert isinstance(c, Chance), "not at a chance event"
+        self.pending = None
+        self.steps += 1
+        if self.narrate:
+            self.events.append(("chance", c.describe(outcome)))
+        if c.kind == "pick":
+            c.env[c.var] = c.values[outcome]
+            self.frames.append(Frame(c.body, c.env))
+        elif c.kind == "roll":
+            self.set_card_state(c.target, "face", outcome + 1, None)
+        else:
+            order = self.zones[c.target]
+            if sorted(outcome) != list(range(len(order))):
+                raise ValueError("a shuffle outcome must be an ordering of the zone's cards")
+            self.zones[c.target] = [order[i] for i in outcome]
+            for cid in order:
+                self.known[cid] = 0
+        self.run()
+
+    def run(self) -> None:
+        frames = self.frames
+        while self.pending is None and frames:
+            f = frames[-1]
+            if f.pc < len(f.ops):
+                op = f.ops[f.pc]
+                f.pc += 1
+                op(self, f)
+            elif f.loop is not None and f.loop.next(self, f):
+                f.pc = 0
+            else:
+                frames.pop()
+
+    # ---- copying ------------------------------------------------------------------------
+
+    def clone(self, narrate: bool = False) -> "State":
+        new = State.__new__(State)
+        new.t = self.t
+        new.zones = [list(z) for z in self.zones]
+        new.loc = list(self.loc)
+        new.cs = {k: list(v) for k, v in self.cs.items()}
+        new.facedown = list(self.facedown)
+        new.known = list(self.known)
+        new.pv = {k: list(v) for k, v in self.pv.items()}
+        new.gv = dict(self.gv)
+        new.vp = {k: list(v) for k, v in self.vp.items()}
+        new.supply = dict(self.supply)
+        new.elim = list(self.elim)
+        new.round = self.round
+        new.result = None if self.result is None else dict(self.result)
+        new.narrate = narrate
+        new.events = []
+        new.consulted = set(self.consulted)
+        new.marks = dict(self.marks)
+        new.steps = self.steps
+        envs: dict[int, dict] = {}
+
+        def env_copy(e):
+            c = envs.get(id(e))
+            if c is None:
+                c = envs[id(e)] = dict(e)
+            return c
+
+        frames = []
+        for f in self.frames:
+            g = Frame(f.ops, env_copy(f.env), None if f.loop is None else f.loop.copy())
+            g.pc = f.pc
+            frames.append(g)
+        new.frames = frames
+        p = self.pending
+        if isinstance(p, Decision):
+            new.pending = Decision(p.player, p.moves, p.var, env_copy(p.env), p.body, p.orelse, p.options, p.prompt,
+                                   p.simultaneous, p.site)
+        elif isinstance(p, Chance) and p.env is not None:
+            new.pending = Chance(p.kind, p.outcomes, p.values, p.var, env_copy(p.env), p.body, p.target, p.text)
+        else:
+            new.pending = p
+        return new
+
+    # ---- bookkeeping ---------------------------------------------------------------------
+
+    def mark(self, kind: str, site) -> None:
+        key = (kind, site)
+        self.marks[key] = self.marks.get(key, 0) + 1
+
+    def total_vp(self, i: int) -> int:
+        return sum(v[i] for v in self.vp.values())
+
+    def event(self, *e) -> None:
+        if self.narrate:
+            self.events.append(e)
+
+    # ---- what players can see -------------------------------------------------------------
+
+    def viewers(self, cid: int) -> int:
+        """Bitmask of the players who can see card `cid` now."""
+        everyone = (1 << self.t.n) - 1
+        if self.facedown[cid]:
+            return self.known[cid]
+        z, owner = self.t.zone_slots[self.loc[cid]]
+        if z.visibility == "public":
+            return everyone
+        if z.visibility == "owner" and owner is not None:
+            return self.known[cid] | (1 << owner.i)
+        return self.known[cid]
+
+    def card_text(self, cid: int) -> str:
+        t = self.t
+        text = t.card_labels[cid]
+        extras = []
+        for name in t.kind_states[t.kind[cid]]:
+            v = self.cs[name][cid]
+            if v != t.state_default[name][cid]:
+                extras.append(f"{name}={fmt(v)}")
+        if self.facedown[cid]:
+            extras.append("face down")
+        return text + (" [" + ", ".join(extras) + "]" if extras else "")
+
+    def view(self, player: int) -> dict:
+        """What `player` may see: cards they can see by name, the rest as counts."""
+        t = self.t
+        bit = 1 << player
+        zones = {}
+        for slot, cards in enumerate(self.zones):
+            if not cards and slot == 0:
+                continue
+            shown = [self.card_text(c) if self.viewers(c) & bit else "?" for c in cards]
+            zones[t.zone_label(slot)] = shown
+        view = {
+            "player": f"P{player + 1}",
+            "round": self.round,
+            "zones": zones,
+            "players": {f"P{i + 1}": {**{k: fmt(v[i]) for k, v in self.pv.items()}, "vp": self.total_vp(i),
+                                      "eliminated": self.elim[i]} for i in range(t.n)},
+            "globals": {k: fmt(v) for k, v in self.gv.items()},
+            "supply": dict(self.supply),
+        }
+        if isinstance(self.pending, Decision) and self.pending.player == player:
+            view["moves"] = [m.label for m in self.pending.moves]
+        return view
+
+    # ---- operations the rules use ---------------------------------------------------------------
+
+    def cards_of(self, value, span) -> list[int]:
+        out = []
+        for v in as_list(self, value):
+            if type(v) is not CardRef:
+                raise SpecRuntimeError(f"expected cards, got {fmt(v)}", span)
+            out.append(v.id)
+        return out
+
+    def zone_of(self, value, span) -> int:
+        if type(value) is not ZoneRef:
+            raise SpecRuntimeError(f"expected a zone, got {fmt(value)}", span)
+        return value.slot
+
+    def move_cards(self, cids: list[int], dest: int, at_top: bool | None, face: str | None, span) -> None:
+        if not cids:
+            return
+        z = self.t.zone_slots[dest][0]
+        if at_top is None:
+            at_top = z.order == "stack"
+        for cid in cids:
+            seen = self.viewers(cid)
+            self.zones[self.loc[cid]].remove(cid)
+            self.known[cid] |= seen
+            self.facedown[cid] = face == "facedown"
+            self.loc[cid] = dest
+        target = self.zones[dest]
+        if at_top:
+            target[0:0] = cids
+        else:
+            target.extend(cids)
+        if z.capacity is not None:
+            cap = self.t.rules.eval_const(z.capacity, self)
+            if len(target) > cap:
+                raise SpecRuntimeError(f"zone {self.t.zone_label(dest)} would hold {len(target)}, over its capacity {cap}",
+                                       span, "the rules must check the capacity before placing")
+
+    def set_player_var(self, name: str, i: int, value, span) -> None:
+        var = self.t.player_vars.get(name)
+        if var is None:
+            if name in self.t.tokens:
+                raise SpecRuntimeError(f"'{name}' is a token: use give or return", span)
+            raise SpecRuntimeError(f"a player has no variable '{name}'", span)
+        self.t.check_domain(var.domain, value, f"P{i + 1}.{name}", span)
+        self.pv[name][i] = value
+
+    def set_card_state(self, cid: int, name: str, value, span) -> None:
+        kind = self.t.kind[cid]
+        domain = self.t.state_domain.get((kind, name))
+        if domain is None:
+            raise SpecRuntimeError(f"a {kind} card has no state '{name}'",
+                                   span, f"declare it in component {kind}: state {name}: ...")
+        self.t.check_domain(domain, value, f"{self.t.card_labels[cid]}.{name}", span)
+        self.cs[name][cid] = value
+
+    def finish(self, winners: list[int], draw: bool, reason: str) -> None:
+        self.result = {
+            "winners": [f"P{i + 1}" for i in winners],
+            "draw": draw,
+            "reason": reason,
+            "scores": {f"P{i + 1}": self.total_vp(i) for i in range(self.t.n)},
+            "breakdown": {f"P{i + 1}": {s: self.vp[s][i] for s in self.t.scores} for i in range(self.t.n)},
+            "eliminated": [f"P{i + 1}" for i in range(self.t.n) if self.elim[i]],
+            "rounds": self.round,
+        }
+        self.frames.clear()
+        self.pending = None
+        self.event("result", dict(self.result))
+
+
+def player_index(value, span) -> int:
+    if type(value) is not PlayerRef:
+        raise SpecRuntimeError(f"expected a player, got {fmt(value)}", span)
+    return value.i
