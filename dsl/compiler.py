@@ -158,6 +158,13 @@ class Compiler:
                 if isinstance(f.domain, ir.EnumDomain) and f.domain.values:
                     for s in f.domain.values:
                         self._symbol(s, f.name, f.span)
+        declared = {n.name: n for group in (spec.zones, spec.vars, spec.tokens, spec.scores, spec.options,
+                                            spec.assumptions, spec.rulings, spec.defs, spec.procedures)
+                    for n in group}
+        for value, owner in self.symbols.items():
+            if value in declared:
+                self.error(declared[value].span, f"'{value}' is both declared here and a value of {owner}",
+                           "give one of them another name")
         self.fields = {f.name for c in spec.components for f in c.fields}
         self.zones = {z.name: z for z in spec.zones}
         self.player_vars = {v.name: v for v in spec.vars if v.per_player}

@@ -1,0 +1,114 @@
+"""Static facts about a spec, read off its IR with the shared child walk."""
+
+from __future__ import annotations
+
+from . import ir
+
+
+def _uses(node: ir.Node) -> tuple[set[str], set[str], set[str]]:
+    """(parameters read, defs called, procedures run) anywhere under `node`."""
+    params, defs, procs = set(), set(), set()
+    for n in ir.walk(node):
+        match n:
+            case ir.Param(name=name):
+                params.add(name)
+            case ir.Call(func=func):
+                defs.add(func)
+            case ir.Do(proc=proc):
+                procs.add(proc)
+    return params, defs, procs
+
+
+def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
+    """For every ruling, assumption and option: the defs and procedures that
+    read it directly, and the parts of the game (setup, rounds, scoring,
+    winner, a token) whose results can depend on it."""
+    units: dict[str, ir.Node] = {}
+    for d in spec.defs:
+        units[f"def {d.name}"] = d.body
+    for p in spec.procedures:
+        units[f"procedure {p.name}"] = p.body
+    sections: dict[str, ir.Node] = {}
+    for name in ("setup", "rounds", "scoring", "winner"):
+        node = getattr(spec, name)
+        if node is not None:
+            sections[name] = node
+    facts = {k: _uses(v) for k, v in {**units, **sections}.items()}
+
+    def reach(unit: str, seen: set[str]) -> set[str]:
+        """Every parameter a unit reads, itself or through what it calls."""
+        if unit in seen or unit not in facts:
+            return set()
+        seen.add(unit)
+        params, defs, procs = facts[unit]
+        out = set(params)
+        for d in defs:
+            out |= reach(f"def {d}", seen)
+        for p in procs:
+            out |= reach(f"procedure {p}", seen)
+        return out
+
+    result: dict[str, dict] = {}
+    names = [r.name for r in spec.rulings] + [a.name for a in spec.assumptions] + [o.name for o in spec.options]
+    for name in names:
+        result[name] = {"read_by": [], "affects": []}
+    for unit in units:
+        for name in facts[unit][0]:
+            if name in result:
+                result[name]["read_by"].append(unit)
+    for sec in sections:
+        for name in reach(sec, set()):
+            if name in result:
+                result[name]["affects"].append(sec)
+        for name in facts[sec][0]:
+            if name in result:
+                result[name]["read_by"].append(sec)
+    for t in spec.tokens:
+        if t.short_ruling in result:
+            result[t.short_ruling]["read_by"].append(f"token {t.name}")
+            result[t.short_ruling]["affects"].append(f"token {t.name}")
+    for cs in spec.card_sets:
+        if cs.assumed in result:
+            result[cs.assumed]["read_by"].append(f"cards {cs.kind}")
+            result[cs.assumed]["affects"].append("setup")
+    for v in result.values():
+        v["read_by"] = sorted(set(v["read_by"]))
+        v["affects"] = sorted(set(v["affects"]), key=["setup", "rounds", "scoring", "winner"].index
+                              if all(a in ("setup", "rounds", "scoring", "winner") for a in v["affects"]) else str)
+    return result
+
+
+def summary(spec: ir.Spec) -> dict:
+    n = spec.max_players
+    cards = 0
+    for cs in spec.card_sets:
+        comp = spec.component(cs.kind)
+        per = n if cs.per_player else 1
+        for row in cs.rows:
+            combos = 1
+            for f in row.each:
+                fd = next((x for x in comp.fields if x.name == f), None) if comp else None
+                if fd is not None:
+                    combos *= _domain_size(spec, fd.domain)
+            cards += row.count * combos * per
+    return {
+        "name": spec.name, "draft": spec.draft, "players": [spec.min_players, spec.max_players],
+        "components": len(spec.components), "cards": cards, "zones": len(spec.zones), "tokens": len(spec.tokens),
+        "score_items": [s.name for s in spec.scores], "procedures": len(spec.procedures), "defs": len(spec.defs),
+        "examples": len(spec.examples), "assumptions": len(spec.assumptions), "open_rulings": len(spec.rulings),
+        "options": [o.name for o in spec.options],
+    }
+
+
+def _domain_size(spec: ir.Spec, d) -> int:
+    match d:
+        case ir.IntDomain(lo=lo, hi=hi):
+            return hi - lo + 1
+        case ir.BoolDomain():
+            return 2
+        case ir.EnumDomain(values=vals) if vals:
+            return len(vals)
+        case ir.EnumDomain(name=name):
+            e = next((e for e in spec.enums if e.name == name), None)
+            return len(e.values) if e else 1
+    return 1
