@@ -7,6 +7,7 @@ the machine at a decision or a chance event by setting `state.pending`.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import combinations
 
@@ -556,9 +557,15 @@ class RuleCompiler:
 
     def s_Say(self, s, sim):
         text = s.text
+        names = tuple(re.findall(r"\{([a-z_][a-z0-9_]*)\}", text, flags=re.I))
 
         def op(st, f):
-            st.event("say", text)
+            if st.narrate:
+                out = text
+                for name in names:
+                    if name in f.env:
+                        out = out.replace("{" + name + "}", value_label(st, f.env[name]))
+                st.event("say", out)
 
         return op
 
@@ -674,6 +681,8 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
             if lo <= total:
                 items = tuple(x for c, m in zip(classes, picked) for x in c[2][:m])
                 label = "{" + ", ".join(c[0] + (f" x{m}" if m > 1 else "") for c, m in zip(classes, picked) if m) + "}"
+                if total == 0:
+                    label = "nothing"
                 moves.append(Move(label, items, (total, tuple(-m for m in picked))))
             return
         for m in range(min(sizes[k], left), -1, -1):

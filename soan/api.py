@@ -1,0 +1,136 @@
+"""The public API: everything the CLI does, as functions.
+
+    from soan import api
+    spec = api.load("specs/kitano-20.soan")
+    record = api.play(api.tables(spec, 4), seed=7, bots=["greedy"] * 4)
+    print(record.result["winners"])
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from soan.dsl import compile_text, ir, load_spec
+from soan.dsl.analysis import parameter_uses, summary
+from soan.interpreter.bots import BOTS
+from soan.interpreter.examples import ExampleResult, run_example
+from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, load_log, play_game, replay, simulate,
+                                   spec_digest)
+from soan.interpreter.runtime import Tables, fmt
+from soan.interpreter.state import CHANCE, TERMINAL, State
+
+__version__ = "0.1.0"
+__all__ = ["load", "compile_text", "tables", "play", "replay", "simulate", "run_examples", "check_report", "narrate",
+           "parse_params", "load_log", "spec_digest", "bot_names", "BOT_NAMES", "ReplayMismatch", "GameRecord",
+           "State", "Tables", "CHANCE", "TERMINAL"]
+
+BOT_NAMES = sorted(BOTS)
+MARK_NAMES = {"tie_fallback": "a tie settled by a fallback", "short_draw": "a draw from a short pile",
+              "short_supply": "a token supply running short", "no_choice": "a choice with nothing to choose",
+              "round_cap": "the round cap reached", "while_limit": "a loop limit reached",
+              "empty_pick": "a random pick from nothing"}
+
+load = load_spec
+
+
+def tables(spec: ir.Spec, players: int, params: dict | None = None) -> Tables:
+    return Tables(spec, players, params)
+
+
+def play(tables: Tables, seed: int, bots: list[str], narrate: bool = False) -> GameRecord:
+    return play_game(tables, seed, bots, narrate=narrate)
+
+
+def run_examples(spec: ir.Spec) -> list[ExampleResult]:
+    return [run_example(spec, ex) for ex in spec.examples]
+
+
+def parse_params(spec: ir.Spec, raw: dict[str, str]) -> dict:
+    """Command-line 'NAME=VALUE' settings of rulings, assumptions and options,
+    checked against their domains.  Errors are 'message|hint' ValueErrors."""
+    decls = {r.name: r.domain for r in spec.rulings}
+    decls.update({a.name: a.domain for a in spec.assumptions if a.domain is not None})
+    options = {o.name for o in spec.options}
+    enums = {e.name: e.values for e in spec.enums}
+    out = {}
+    for name, text in raw.items():
+        if name in options:
+            if text.lower() not in ("true", "false", "on", "off"):
+                raise ValueError(f"option '{name}' is on or off, not '{text}'|write --option {name}")
+            out[name] = text.lower() in ("true", "on")
+            continue
+        if name not in decls:
+            known = list(decls) + list(options)
+            near = difflib.get_close_matches(name, known, n=1)
+            raise ValueError(f"no open ruling, assumption or option is called '{name}'|"
+                             + (f"did you mean '{near[0]}'?" if near else "soan check lists them"))
+        d = decls[name]
+        match d:
+            case ir.IntDomain(lo=lo, hi=hi):
+                try:
+                    v = int(text)
+                except ValueError:
+                    raise ValueError(f"'{name}' takes a number in {lo}..{hi}, not '{text}'|") from None
+                if not lo <= v <= hi:
+                    raise ValueError(f"'{name}' takes a number in {lo}..{hi}, not {v}|")
+            case ir.BoolDomain():
+                if text not in ("true", "false"):
+                    raise ValueError(f"'{name}' is true or false, not '{text}'|")
+                v = text == "true"
+            case ir.EnumDomain(values=vals, name=ename):
+                vals = vals or enums.get(ename, ())
+                if text not in vals:
+                    near = difflib.get_close_matches(text, vals, n=1)
+                    raise ValueError(f"'{name}' is one of {', '.join(vals)}, not '{text}'|"
+                                     + (f"did you mean '{near[0]}'?" if near else ""))
+                v = text
+            case _:
+                v = text
+        out[name] = v
+    return out
+
+
+def check_report(spec: ir.Spec) -> dict:
+    uses = parameter_uses(spec)
+    rulings = [{"name": r.name, "line": r.span.line, "domain": str(r.domain), "provisional": fmt(_const(r.provisional)),
+                "text": r.question, "cite": r.cite, "read_by": uses[r.name]["read_by"],
+                "affects": uses[r.name]["affects"]} for r in spec.rulings]
+    assumptions = [{"name": a.name, "line": a.span.line, "text": a.text, "cite": a.cite,
+                    "value": None if a.value is None else fmt(_const(a.value)),
+                    "read_by": uses[a.name]["read_by"], "affects": uses[a.name]["affects"]} for a in spec.assumptions]
+    return {"summary": summary(spec), "rulings": rulings, "assumptions": assumptions, "notes": list(spec.notes)}
+
+
+def _const(e):
+    match e:
+        case ir.Int(value=v) | ir.Bool(value=v) | ir.Str(value=v):
+            return v
+        case ir.Symbol(name=n) | ir.Name(name=n):
+            return n
+    return None
+
+
+def narrate(state: State) -> list[str]:
+    """A readable account of a game played with narrate=True."""
+    t = state.t
+    titles = {s.name: (s.title or s.name) for s in t.spec.scores}
+    lines = ["── Setup ──"]
+    for e in state.events:
+        match e:
+            case ("round", r):
+                lines.append(f"── Round {r} ──")
+            case ("phase", name, title):
+                lines.append(f"  [{title or name}]")
+            case ("move", p, prompt, label, secret):
+                lines.append(f"  P{p + 1} {prompt}: {label}" + ("  (secretly)" if secret else ""))
+            case ("chance", text):
+                lines.append(f"  · {text}")
+            case ("award", i, item, v):
+                lines.append(f"  P{i + 1} {v:+d} for {titles.get(item, item)}")
+            case ("token", i, token, n):
+                lines.append(f"  P{i + 1} takes {n} {token}")
+            case ("eliminate", i, reason):
+                lines.append(f"  P{i + 1} is out of the running" + (f": {reason}" if reason else ""))
+            case ("say", text):
+                lines.append(f"  {text}")
+    return lines

@@ -1,0 +1,411 @@
+"""The `soan` command line.
+
+Exit codes: 0 ok; 1 failed examples, a replay that does not match, or
+findings; 2 a bad command line or a bad spec (located, with a hint, never a
+traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from soan.dsl import ir
+from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
+
+from . import api
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a hint (the nearest command or option) on every error."""
+
+    def error(self, message):  # noqa: D401 - argparse's name
+        hint = None
+        if "invalid choice" in message and "'" in message:
+            bad = message.split("invalid choice: '")[1].split("'")[0]
+            choices = [a for a in self._subparser_choices()]
+            near = difflib.get_close_matches(bad, choices, n=1)
+            hint = f"did you mean '{near[0]}'?" if near else "commands: " + ", ".join(choices)
+        elif message.startswith("unrecognized arguments"):
+            bad = message.split(":", 1)[1].split()[0]
+            opts = [o for a in self._actions for o in a.option_strings]
+            near = difflib.get_close_matches(bad, opts, n=1)
+            hint = f"did you mean '{near[0]}'?" if near else f"see '{self.prog} --help'"
+        raise UsageError(message, hint or f"see '{self.prog} --help'")
+
+    def _subparser_choices(self):
+        for a in self._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                return list(a.choices)
+        return []
+
+
+def build_parser() -> _Parser:
+    p = _Parser(prog="soan", description="soan (草案): write board-game drafts as specs; check, play and test them.")
+    p.add_argument("--version", action="version", version=f"soan {api.__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def common(sp, players=True):
+        sp.add_argument("spec", metavar="SPEC", help="a .soan spec file")
+        if players:
+            sp.add_argument("--players", "-p", type=int, metavar="N", help="number of players (default: the fewest the spec allows)")
+        sp.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="resolve an open ruling or assumption another way (repeatable)")
+        sp.add_argument("--option", action="append", default=[], metavar="NAME", help="switch on an optional rule (repeatable)")
+
+    c = sub.add_parser("check", help="parse and check specs; list assumptions and open rulings")
+    c.add_argument("specs", nargs="+", metavar="SPEC")
+    c.add_argument("--json", action="store_true", help="machine-readable output")
+
+    r = sub.add_parser("run", help="play one game with bots and tell what happened")
+    common(r)
+    r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
+    r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
+                   help="bot per seat: random or greedy; the last fills the rest (default random)")
+    r.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for soan replay")
+    r.add_argument("--json", action="store_true", help="print the game log instead of the account")
+    r.add_argument("--quiet", "-q", action="store_true", help="only the final scores")
+
+    s = sub.add_parser("simulate", help="play many games and summarise them")
+    common(s)
+    s.add_argument("-n", "--games", type=int, default=100, metavar="GAMES", help="number of games (default 100)")
+    s.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
+    s.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+
+    rp = sub.add_parser("replay", help="replay a game log and confirm the same outcome")
+    rp.add_argument("log", metavar="LOG", help="a log written by soan run --log")
+    rp.add_argument("--spec", metavar="SPEC", help="the spec to replay against (default: the path in the log)")
+    rp.add_argument("--verbose", "-v", action="store_true", help="tell the game again")
+
+    t = sub.add_parser("test", help="run the examples written in specs")
+    t.add_argument("specs", nargs="+", metavar="SPEC")
+    t.add_argument("--json", action="store_true", help="machine-readable output")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            build_parser().print_help()
+            return EXIT_USAGE
+        return COMMANDS[args.command](args, out, err)
+    except UsageError as e:
+        err.print(f"soan: error: {e.message}", markup=False)
+        if e.hint:
+            err.print(f"  hint: {e.hint}", markup=False)
+        return EXIT_USAGE
+    except SpecErrors as e:
+        err.print(e.render(), markup=False)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        err.print("soan: interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # the last guard: a designer never sees a traceback
+        if os.environ.get("SOAN_DEBUG"):
+            raise
+        err.print(f"soan: internal error: {type(e).__name__}: {e}", markup=False)
+        err.print("  hint: this is a bug in soan, not in your spec; SOAN_DEBUG=1 shows the details", markup=False)
+        return 3
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+
+def _runtime_error(spec: ir.Spec, e: SpecRuntimeError, err: Console) -> int:
+    err.print("the rules could not be carried out:", markup=False)
+    err.print(Problem(spec.path, e.span, e.message, e.hint).render(spec.source_text), markup=False)
+    return EXIT_USAGE
+
+
+def _params(spec: ir.Spec, args) -> dict:
+    params = {}
+    for item in args.rule:
+        if "=" not in item:
+            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'")
+        name, raw = item.split("=", 1)
+        params[name.strip()] = raw.strip()
+    for name in args.option:
+        params[name] = "true"
+    try:
+        return api.parse_params(spec, params)
+    except ValueError as e:
+        msg, _, hint = str(e).partition("|")
+        raise UsageError(msg, hint or None) from None
+
+
+def _players(spec: ir.Spec, args) -> int:
+    n = args.players if args.players is not None else spec.min_players
+    if not spec.min_players <= n <= spec.max_players:
+        raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players; --players {n} is outside that",
+                         f"try --players {spec.min_players}")
+    return n
+
+
+def _bots(text: str, n: int) -> list[str]:
+    names = api.bot_names(text, n)
+    for b in names:
+        if b not in api.BOT_NAMES:
+            near = difflib.get_close_matches(b, api.BOT_NAMES, n=1)
+            raise UsageError(f"unknown bot '{b}'", f"did you mean '{near[0]}'?" if near else
+                             "bots: " + ", ".join(api.BOT_NAMES))
+    return names
+
+
+# ---- commands -------------------------------------------------------------------------------------
+
+
+def cmd_check(args, out: Console, err: Console) -> int:
+    reports, failed = [], False
+    for path in args.specs:
+        try:
+            spec = api.load(path)
+        except SpecErrors as e:
+            failed = True
+            if args.json:
+                reports.append({"path": path, "ok": False, "problems": [
+                    {"line": p.span.line, "col": p.span.col, "message": p.message, "hint": p.hint} for p in e.problems]})
+            else:
+                err.print(e.render(), markup=False)
+            continue
+        report = api.check_report(spec)
+        reports.append({"path": path, "ok": True, **report})
+        if not args.json:
+            _print_check(spec, report, out)
+    if args.json:
+        out.print(json.dumps(reports if len(reports) > 1 else reports[0], ensure_ascii=False, indent=2), markup=False)
+    return EXIT_USAGE if failed else EXIT_OK
+
+
+def _print_check(spec: ir.Spec, report: dict, out: Console) -> None:
+    s = report["summary"]
+    draft = f", draft {s['draft']}" if s["draft"] is not None else ""
+    out.print(f"[bold]{spec.path}[/bold]: {s['name']}{draft}, {s['players'][0]}–{s['players'][1]} players — ok")
+    out.print(f"  {s['cards']} cards/pieces of {s['components']} kinds, {s['zones']} zones, {s['tokens']} token supplies, "
+              f"{s['procedures']} procedures, {s['examples']} examples; scoring items: {', '.join(s['score_items']) or 'none'}")
+    if s["options"]:
+        out.print(f"  optional rules: {', '.join(s['options'])}")
+    from rich.padding import Padding
+
+    sections = (("Open rulings", "rulings", "each runs at its provisional resolution; try another with --rule NAME=VALUE"),
+                ("Assumptions", "assumptions", "what the spec supplies that the draft does not say"))
+    for title, key, blurb in sections:
+        rows = report[key]
+        if not rows:
+            continue
+        out.print(f"\n[bold]{title} ({len(rows)})[/bold] — {blurb}")
+        for r in rows:
+            head = f"  [bold]{r['name']}[/bold] (line {r['line']})"
+            if key == "rulings":
+                head += f" = {r['provisional']}   [dim]of {r['domain']}[/dim]"
+            elif r.get("value") is not None:
+                head += f" = {r['value']}"
+            out.print(head)
+            out.print(Padding(r["text"], (0, 0, 0, 6)), markup=False)
+            extra = []
+            if r["cite"]:
+                extra.append(f"cites: {r['cite']}")
+            extra.append("affects: " + (", ".join(r["affects"]) or "nothing the engine runs (it documents the spec)"))
+            out.print(Padding("; ".join(extra), (0, 0, 0, 6)), style="dim", markup=False)
+    for note in report["notes"]:
+        out.print(Padding(f"note: {note}", (0, 0, 0, 2)), markup=False)
+    out.print()
+
+
+def cmd_run(args, out: Console, err: Console) -> int:
+    spec = api.load(args.spec)
+    n = _players(spec, args)
+    params = _params(spec, args)
+    bots = _bots(args.bots, n)
+    try:
+        tables = api.tables(spec, n, params)
+        rec = api.play(tables, args.seed, bots, narrate=not args.json and not args.quiet)
+    except SpecRuntimeError as e:
+        return _runtime_error(spec, e, err)
+    if args.log:
+        Path(args.log).write_text(rec.to_json(), encoding="utf-8")
+    if args.json:
+        out.print(rec.to_json(), markup=False, end="")
+        return EXIT_OK
+    if not args.quiet:
+        out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
+                  + f" — {n} players, seed {args.seed}, bots {', '.join(bots)}")
+        for line in api.narrate(rec.state):
+            out.print(line, markup=False)
+    _print_result(rec, tables, out)
+    if args.log:
+        out.print(f"log written to {args.log} (replay it with: soan replay {args.log})", markup=False)
+    return EXIT_OK
+
+
+def _print_result(rec, tables, out: Console) -> None:
+    res = rec.result
+    t = Table(title="Final scores", title_justify="left")
+    t.add_column("player", style="bold")
+    for s in tables.spec.scores:
+        t.add_column(s.title or s.name, justify="right")
+    t.add_column("total", justify="right", style="bold")
+    t.add_column("")
+    for i in range(tables.n):
+        key = f"P{i + 1}"
+        note = []
+        if key in res["winners"]:
+            note.append("draw" if res["draw"] else "winner")
+        if key in res["eliminated"]:
+            note.append("eliminated")
+        t.add_row(key, *[str(res["breakdown"][key][s]) for s in tables.scores], str(res["scores"][key]), ", ".join(note))
+    out.print(t)
+    if res["draw"]:
+        out.print(f"Result: a draw between {', '.join(res['winners'])}.")
+    elif res["winners"]:
+        out.print(f"Winner: {', '.join(res['winners'])} ({res['reason']}).")
+    else:
+        out.print(f"No winner: {res['reason']}.")
+    if rec.log["consulted_rulings"]:
+        out.print("Open rulings this game read: " + ", ".join(rec.log["consulted_rulings"]), markup=False)
+
+
+def cmd_simulate(args, out: Console, err: Console) -> int:
+    spec = api.load(args.spec)
+    n = _players(spec, args)
+    params = _params(spec, args)
+    bots = _bots(args.bots, n)
+    if args.games < 1:
+        raise UsageError(f"-n must be at least 1, got {args.games}")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    tables = api.tables(spec, n, params)
+    try:
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True, disable=args.json and not err.is_terminal) as prog:
+            task = prog.add_task("games", total=args.games)
+            stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k))
+    except SpecRuntimeError as e:
+        return _runtime_error(spec, e, err)
+    if args.json:
+        out.print(json.dumps(stats, ensure_ascii=False, indent=2), markup=False)
+        return EXIT_OK
+    out.print(f"[bold]{spec.name}[/bold] — {n} players, {args.games} games from seed {args.seed}, bots {', '.join(bots)}")
+    t = Table(title="By seat", title_justify="left")
+    for col in ("seat", "bot", "mean", "min", "max", "win rate", "eliminated"):
+        t.add_column(col, justify="right" if col not in ("seat", "bot") else "left")
+    for s in stats["seats"]:
+        t.add_row(s["seat"], s["bot"], f"{s['mean']:.2f}", str(s["min"]), str(s["max"]), f"{s['win_rate']:.1%}",
+                  f"{s['eliminated_rate']:.1%}")
+    out.print(t)
+    sc = stats["score"]
+    out.print(f"Score: mean {sc['mean']:.2f}, min {sc['min']}, max {sc['max']}.  Draws {stats['draw_rate']:.1%}, "
+              f"no winner {stats['no_winner_rate']:.1%}.")
+    ln = stats["length"]
+    out.print(f"Game length: {ln['rounds_mean']:.2f} rounds, {ln['decisions_mean']:.1f} decisions "
+              f"(min {ln['decisions_min']}, max {ln['decisions_max']}).")
+    t = Table(title="Mean points per scoring item (per player)", title_justify="left")
+    t.add_column("item")
+    t.add_column("mean", justify="right")
+    for s in spec.scores:
+        t.add_row(s.title or s.name, f"{stats['items'][s.name]:.2f}")
+    out.print(t)
+    if stats["rulings_consulted"]:
+        out.print("Share of games that read each open ruling: " + ", ".join(
+            f"{k} {v:.0%}" for k, v in stats["rulings_consulted"].items()), markup=False)
+    if stats["games_with"]:
+        out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {v:.0%}"
+                                                     for k, v in stats["games_with"].items()), markup=False)
+    return EXIT_OK
+
+
+def cmd_replay(args, out: Console, err: Console) -> int:
+    try:
+        log = api.load_log(args.log)
+    except FileNotFoundError:
+        raise UsageError(f"no such log file: {args.log}") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UsageError(f"{args.log} is not a soan game log ({e})") from None
+    if not isinstance(log, dict) or log.get("soan_log") != 1:
+        raise UsageError(f"{args.log} is not a soan game log (format 1)")
+    spec_path = args.spec or log["spec"]["path"]
+    if not Path(spec_path).exists() and not Path(spec_path).is_absolute():
+        candidate = Path(args.log).parent / spec_path
+        spec_path = str(candidate) if candidate.exists() else spec_path
+    spec = api.load(spec_path)
+    if api.spec_digest(spec) != log["spec"]["sha256"]:
+        err.print(f"note: {spec_path} has changed since the log was written; replaying against the current text",
+                  markup=False)
+    try:
+        params = api.parse_params(spec, {k: str(v) for k, v in log.get("params", {}).items()})
+        tables = api.tables(spec, log["players"], params)
+        st = api.replay(tables, log, narrate=args.verbose)
+    except api.ReplayMismatch as e:
+        out.print(f"replay differs: {e}", markup=False)
+        return EXIT_FINDINGS
+    except SpecRuntimeError as e:
+        return _runtime_error(spec, e, err)
+    except (KeyError, TypeError, ValueError) as e:
+        raise UsageError(f"{args.log} is not a complete soan game log ({type(e).__name__}: {e})") from None
+    if args.verbose:
+        for line in api.narrate(st):
+            out.print(line, markup=False)
+    res = st.result
+    who = ("draw between " if res["draw"] else "winner ") + ", ".join(res["winners"]) if res["winners"] else "no winner"
+    out.print(f"replayed {len(log['steps'])} steps of {spec.name} (seed {log['seed']}): same course and result — "
+              f"{who}; scores " + ", ".join(f"{k} {v}" for k, v in res["scores"].items()), markup=False)
+    return EXIT_OK
+
+
+def cmd_test(args, out: Console, err: Console) -> int:
+    all_results, failed, bad_spec = [], 0, False
+    for path in args.specs:
+        try:
+            spec = api.load(path)
+        except SpecErrors as e:
+            err.print(e.render(), markup=False)
+            bad_spec = True
+            continue
+        results = api.run_examples(spec)
+        for r in results:
+            all_results.append({"spec": path, "example": r.title, "passed": r.passed, "line": r.span.line,
+                                "failures": list(r.failures)})
+            if not args.json:
+                mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
+                out.print(f"{mark} {path}:{r.span.line} {r.title}")
+                for f in r.failures:
+                    out.print(f"     {f}", markup=False)
+            failed += not r.passed
+        if not results and not args.json:
+            out.print(f"{path}: no examples", markup=False)
+    passed = sum(r["passed"] for r in all_results)
+    if args.json:
+        out.print(json.dumps({"passed": passed, "failed": failed, "examples": all_results}, ensure_ascii=False, indent=2),
+                  markup=False)
+    else:
+        out.print(f"{passed} passed, {failed} failed")
+    if bad_spec:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+COMMANDS = {"check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
