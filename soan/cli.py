@@ -100,7 +100,7 @@ def build_parser() -> _Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    out = Console(highlight=False, soft_wrap=True)
+    out = Console(highlight=False)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         args = build_parser().parse_args(argv)

@@ -1,0 +1,5 @@
+import sys
+
+from soan.cli import main
+
+sys.exit(main())
