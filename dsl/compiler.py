@@ -133,6 +133,7 @@ class Compiler:
         self.spec = spec
         self.enums = {}
         self.symbols: dict[str, str] = {}  # value -> enum (or "kind", or ruling name)
+        self._symbol_spans: dict[str, ir.Span] = {}
         self._unique(spec)
         for e in spec.enums:
             self.enums[e.name] = e
@@ -165,6 +166,10 @@ class Compiler:
             if value in declared:
                 self.error(declared[value].span, f"'{value}' is both declared here and a value of {owner}",
                            "give one of them another name")
+            elif value in BUILTIN_VALUES or value in ("players", "true", "false", "none"):
+                self.error(self._symbol_spans.get(value, ir.NOSPAN),
+                           f"'{value}' is a name the engine already uses; a value of {owner} cannot take it",
+                           "give the value another name")
         self.fields = {f.name for c in spec.components for f in c.fields}
         self.zones = {z.name: z for z in spec.zones}
         self.player_vars = {v.name: v for v in spec.vars if v.per_player}
@@ -259,6 +264,7 @@ class Compiler:
                 titles.add(n.title)
 
     def _symbol(self, value: str, owner: str, span: ir.Span) -> None:
+        self._symbol_spans.setdefault(value, span)
         prev = self.symbols.get(value)
         if prev is not None and prev != owner:
             self.error(span, f"'{value}' names two things ({prev} and {owner}); a value name must be unique in a spec")

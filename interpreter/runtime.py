@@ -658,29 +658,41 @@ class ExprCompiler:
 
 def rank_groups(st, seq, env, var, keys, span) -> list[list]:
     """Sort `seq` by the keys and group the elements no key separates, keeping
-    the collection's order inside a group."""
+    the collection's order inside a group.  A key is only evaluated for the
+    elements the earlier keys left tied, so a rule (or ruling) read by a later
+    key counts as consulted only when it decides something."""
     inner = dict(env)
-    keyed = []
-    for idx, x in enumerate(seq):
-        inner[var] = x
-        ks = []
-        for fn, desc in keys:
+
+    def split(group: list, k: int) -> list[list]:
+        if len(group) < 2 or k == len(keys):
+            return [group]
+        fn, desc = keys[k]
+        keyed = []
+        for idx, x in enumerate(group):
+            inner[var] = x
             v = fn(st, inner)
             if v is None:
                 raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
                                        "filter those out with 'where', or give the key a value")
-            ks.append(_Desc(_cmp_key(v)) if desc else _cmp_key(v))
-        keyed.append((tuple(ks), idx, x))
-    keyed.sort(key=lambda t: (t[0], t[1]))
-    groups: list[list] = []
-    prev = object()
-    for ks, _, x in keyed:
-        if groups and ks == prev:
-            groups[-1].append(x)
-        else:
-            groups.append([x])
-        prev = ks
-    return groups
+            kv = _cmp_key(v)
+            keyed.append((_Desc(kv) if desc else kv, idx, x))
+        keyed.sort(key=lambda t: (t[0], t[1]))
+        out: list[list] = []
+        sub: list = []
+        prev = None
+        for kv, _, x in keyed:
+            if sub and kv == prev:
+                sub.append(x)
+            else:
+                if sub:
+                    out.extend(split(sub, k + 1))
+                sub = [x]
+            prev = kv
+        if sub:
+            out.extend(split(sub, k + 1))
+        return out
+
+    return split(list(seq), 0) if seq else []
 
 
 class _Desc:
