@@ -100,8 +100,8 @@ def build_parser() -> _Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    out = Console(highlight=False)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Console(highlight=False, emoji=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
