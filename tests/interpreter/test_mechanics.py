@@ -1,0 +1,184 @@
+"""Mechanics the other seed drafts need, on small specs written for the tests:
+dice as workers with growth, capacity-limited work areas, weighted chance
+(a dexterity toss), money, open-ended rounds with a cap, immediate wins,
+optional rules, and rulings changed from outside."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from soan import api
+from soan.dsl import compile_text
+from soan.dsl.errors import SpecRuntimeError
+from soan.interpreter.state import CHANCE, State
+
+WORKERS = """
+game "Dice Workers" draft 1 players 2..3
+
+component die "worker" {
+  size: {d4, d6, d8, d12}
+  faces: 4..12 = 4
+  state face: 1..12 = 1
+}
+cards die per player in stock {
+  1 x size = d4, faces = 4
+  1 x size = d6, faces = 6
+  1 x size = d8, faces = 8
+}
+zone stock "stock": per_player public unordered
+zone workers "in hand": per_player public unordered
+zone market "market": shared public unordered capacity if player_count == 3 then 2 else 1
+zone forge "forge": shared public unordered
+
+player { coins: 0..99 = 0 }
+option bonus_round "one more round"
+ruling coin_value: 1..3 = 1 "How much is a coin worth at the end?" cite "test"
+score purse "coins"
+
+def next_size(s) = if s == d4 then d6 else if s == d6 then d8 else d12
+
+setup {
+  for p in players {
+    for d in [x in p.stock where x.size == d4] { move d to p.workers }
+  }
+}
+
+rounds (if bonus_round then 3 else 2) {
+  for p in players { for d in p.workers { roll d } }
+  for p in players {
+    for d in p.workers {
+      choose by p "places a worker" {
+        option market when count(market) < (if player_count == 3 then 2 else 1) {
+          move d to market
+          set p.coins += d.face
+        }
+        option forge {
+          move d to forge
+          # growth: swap for the next size from the stock, if the stock has it
+          let bigger = [x in p.stock where x.size == next_size(d.size)]
+          if count(bigger) > 0 {
+            exchange d with first(bigger)
+          }
+        }
+      }
+    }
+  }
+  for p in players {
+    move [d in market where d.owner == p] to p.workers
+    move [d in forge where d.owner == p] to p.workers
+  }
+}
+
+scoring {
+  for p in players { award p.coins * coin_value to p for purse }
+}
+
+winner among p in players by vp(p) desc else shared
+"""
+
+TOSS = """
+game "Toss" players 2..2
+assume skill: 0..10 = 7 "Chance in ten that a chip lands where aimed." cite "test"
+enum landing = aimed, elsewhere, off_board
+player { points: 0..99 = 0 }
+score tally "points"
+rounds until any(p in players where p.points >= 5) cap 50 {
+  for p in players {
+    pick random l from [aimed, elsewhere, off_board]
+        weight (if l == aimed then skill * 10 else if l == elsewhere then (10 - skill) * 7 else (10 - skill) * 3) {
+      if l == aimed { set p.points += 1 }
+      if p.points >= 5 { win p }
+    }
+  }
+}
+winner among p in players by p.points desc else draw
+"""
+
+
+def play(spec, n, seed, params=None):
+    t = api.tables(spec, n, params)
+    rng = random.Random(seed)
+    s = State(t).start()
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(rng))
+        else:
+            s.apply(rng.randrange(len(s.legal_moves())))
+    return s
+
+
+def test_dice_roll_within_their_faces_and_grow_one_size_at_a_time():
+    """Workers roll 1..faces; growth swaps a die for the next size from the owner's stock and keeps every die in one place."""
+    spec = compile_text(WORKERS, "workers.soan")
+    for seed in range(30):
+        s = play(spec, 3, seed)
+        t = s.t
+        for cid in range(t.n_cards):
+            assert 1 <= s.cs["face"][cid] <= t.fields[cid]["faces"]
+        sizes = sorted(t.fields[c]["size"] for c in s.zones[t.slot_of[("workers", 0)]])
+        assert len(sizes) == 1 and sizes[0] in ("d4", "d6", "d8")
+
+
+def test_capacity_limits_are_offered_only_while_room_remains():
+    """With one market place at two players, the second worker placed in a round cannot choose market."""
+    spec = compile_text(WORKERS, "workers.soan")
+    s = State(api.tables(spec, 2)).start()
+    rng = random.Random(1)
+    while s.current_player() == CHANCE:
+        s.apply_chance(s.sample_chance(rng))
+    assert [m.label for m in s.legal_moves()] == ["market", "forge"]
+    s.apply(0)
+    while s.current_player() == CHANCE:
+        s.apply_chance(s.sample_chance(rng))
+    assert [m.label for m in s.legal_moves()] == ["forge"]
+
+
+def test_options_and_rulings_change_the_game_from_outside():
+    """Switching on an optional rule adds a round; a ruling's value changes the score it scales."""
+    spec = compile_text(WORKERS, "workers.soan")
+    assert play(spec, 2, 4).round == 2
+    assert play(spec, 2, 4, {"bonus_round": True}).round == 3
+    one = play(spec, 2, 4).result["scores"]
+    three = play(spec, 2, 4, {"coin_value": 3}).result["scores"]
+    assert {k: v * 3 for k, v in one.items()} == three
+
+
+def test_weighted_chance_reports_exact_probabilities():
+    """A weighted pick offers its outcomes with the probabilities its weights say."""
+    spec = compile_text(TOSS, "toss.soan")
+    s = State(api.tables(spec, 2)).start()
+    assert s.current_player() == CHANCE
+    probs = dict(s.chance_outcomes())
+    assert probs == {"aimed": Fraction(70, 100), "elsewhere": Fraction(21, 100), "off_board": Fraction(9, 100)}
+
+
+def test_immediate_win_ends_an_open_ended_game():
+    """A game with no round limit ends the moment a player reaches the goal, well before its cap."""
+    spec = compile_text(TOSS, "toss.soan")
+    for seed in range(20):
+        s = play(spec, 2, seed)
+        assert s.result["reason"] == "immediate win"
+        assert s.round < 50
+
+
+def test_the_round_cap_is_reported_when_the_game_would_not_end():
+    """With no skill at all nobody scores, so the game stops at its declared cap and says so."""
+    spec = compile_text(TOSS, "toss.soan")
+    s = play(spec, 2, 3, {"skill": 0})
+    assert s.round == 50
+    assert any(kind == "round_cap" for kind, _ in s.marks)
+
+
+def test_a_value_leaving_its_domain_is_a_located_error():
+    """Setting a state outside its declared domain stops the game with the rule's line."""
+    bad = WORKERS.replace("set p.coins += d.face", "set p.coins += 100")
+    spec = compile_text(bad, "workers.soan")
+    with pytest.raises(SpecRuntimeError) as e:
+        for seed in range(50):
+            play(spec, 2, seed)
+    assert "outside its domain 0..99" in e.value.message
+    assert e.value.span.line == bad.splitlines().index(
+        next(l for l in bad.splitlines() if "+= 100" in l)) + 1
