@@ -68,10 +68,15 @@ def _tuple(x) -> tuple:
 # ---- domains -------------------------------------------------------------------
 
 
+_is_int = attrs.validators.instance_of(int)
+_is_str = attrs.validators.instance_of(str)
+_is_bool = attrs.validators.instance_of(bool)
+
+
 @attrs.frozen
 class IntDomain(Node):
-    lo: int
-    hi: int
+    lo: int = attrs.field(validator=_is_int)
+    hi: int = attrs.field(validator=_is_int)
 
     def __str__(self) -> str:
         return f"{self.lo}..{self.hi}"
@@ -119,7 +124,7 @@ class Expr(Node):
 
 @attrs.frozen
 class Int(Expr):
-    value: int
+    value: int = attrs.field(validator=_is_int)
 
 
 @attrs.frozen
@@ -225,7 +230,8 @@ class ListComp(Expr):
 
 @attrs.frozen
 class BinOp(Expr):
-    op: str
+    op: str = attrs.field(validator=attrs.validators.in_(
+        ("or", "and", "==", "!=", "<", "<=", ">", ">=", "has", "+", "-", "*", "//", "%")))
     left: Expr
     right: Expr
 
@@ -266,7 +272,7 @@ class PlayersFrom(Expr):
 @attrs.frozen
 class Key(Node):
     expr: Expr
-    descending: bool
+    descending: bool = attrs.field(validator=_is_bool)
 
 
 @attrs.frozen
@@ -279,9 +285,9 @@ class Ranking(Expr):
     collection's own order decides).
     """
 
-    kind: str  # "best" | "order"
-    var: str
-    coll: Expr
+    kind: str = attrs.field(validator=attrs.validators.in_(("best", "order")))
+    var: str = attrs.field(validator=_is_str)
+    coll: Expr = attrs.field()
     where: Expr | None
     keys: tuple[Key, ...] = attrs.field(converter=_tuple)
     fallback: str = "stable"
@@ -309,8 +315,8 @@ class Let(Stmt):
 @attrs.frozen
 class Set(Stmt):
     target: Expr
-    op: str  # "=", "+=", "-="
-    value: Expr
+    op: str = attrs.field(validator=attrs.validators.in_(("=", "+=", "-=")))
+    value: Expr = attrs.field()
 
 
 @attrs.frozen
@@ -349,7 +355,7 @@ class Roll(Stmt):
 @attrs.frozen
 class Flip(Stmt):
     what: Expr
-    face: str
+    face: str = attrs.field(validator=attrs.validators.in_(("facedown", "faceup")))
 
 
 @attrs.frozen
@@ -536,9 +542,9 @@ class Zone(Node):
     name: str
     title: str | None
     per_player: bool
-    visibility: str  # public | owner | hidden
-    order: str  # stack | row | unordered
-    capacity: Expr | None
+    visibility: str = attrs.field(validator=attrs.validators.in_(("public", "owner", "hidden")))
+    order: str = attrs.field(validator=attrs.validators.in_(("stack", "row", "unordered")))
+    capacity: Expr | None = None
 
 
 @attrs.frozen
