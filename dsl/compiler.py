@@ -29,7 +29,7 @@ ZONE_WORDS = {
     "scope": {"shared", "per_player"},
     "order": {"stack", "row", "unordered"},
 }
-FALLBACKS = {"best": {"shared", "none", "draw", "stable"}, "order": {"stable"}, "winner": {"draw", "shared", "stable"}}
+FALLBACKS = {"best": {"shared", "none", "stable"}, "order": {"stable"}, "winner": {"draw", "shared", "stable"}}
 SHORT_RULES = {"partial", "unlimited"}
 BUILTIN_ZONES = ("box",)
 
@@ -39,6 +39,7 @@ class Compiler:
         self.path = path
         self.text = text
         self.problems: list[Problem] = []
+        self.problems_from_syntax = False
 
     def error(self, span: ir.Span, message: str, hint: str | None = None) -> None:
         self.problems.append(Problem(self.path, span, message, hint))
@@ -105,7 +106,7 @@ class Compiler:
             setup=one("setup"), rounds=one("rounds"), scoring=one("scoring"), winner=one("winner"),
             examples=parts["example"], path=self.path, source_text=self.text,
         )
-        if spec.rounds is None and game is not None:
+        if spec.rounds is None and game is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'rounds' section", "add: rounds N { ... }")
         return spec
 
@@ -228,7 +229,7 @@ class Compiler:
                    card_sets=tuple(fix(cs, rows=tuple(fix(r, fixed=tuple((n, self.expr(e, set())) for n, e in r.fixed))
                                                        for r in cs.rows)) for cs in spec.card_sets),
                    defs=tuple(fix(d, body=self.expr(d.body, set(d.params))) for d in spec.defs),
-                   procedures=tuple(fix(p, body=self.block(p.body, set(p.params))) for p in spec.procedures),
+                   procedures=tuple(fix(p, body=self.proc_body(p)) for p in spec.procedures),
                    setup=self.block(spec.setup, set()) if spec.setup else None,
                    rounds=fix(spec.rounds,
                               count=self.expr(spec.rounds.count, set()) if spec.rounds.count else None,
@@ -238,10 +239,17 @@ class Compiler:
                    scoring=self.block(spec.scoring, set()) if spec.scoring else None,
                    winner=self.winner(spec.winner) if spec.winner else None,
                    examples=tuple(self.example(e) for e in spec.examples))
-        if spec.winner is None and spec.rounds is not None:
+        if spec.winner is None and spec.rounds is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'winner' line",
                        "add: winner among p in players by vp(p) desc else draw")
         return spec
+
+    def proc_body(self, p: ir.Procedure) -> ir.Block:
+        saved, self._loop_depth = self._loop_depth, 0  # a break in a procedure may not end its caller's loop
+        try:
+            return self.block(p.body, set(p.params))
+        finally:
+            self._loop_depth = saved
 
     def _unique(self, spec: ir.Spec) -> None:
         seen: dict[str, tuple[str, ir.Span]] = {}
@@ -286,6 +294,8 @@ class Compiler:
                 value = v
             case ir.Bool(value=v):
                 value = v
+            case ir.Name(name=n) if n in BUILTIN_VALUES:
+                return  # known only when a game starts
             case ir.Name(name=n):
                 value = n
             case ir.NoneLit():
@@ -315,6 +325,9 @@ class Compiler:
             self.error(cs.span, f"unknown zone '{cs.zone}'", nearest(cs.zone, [z.name for z in self.spec.zones]))
         elif zone is not None and zone.per_player and not cs.per_player:
             self.error(cs.span, f"zone '{cs.zone}' belongs to each player; cards placed there must be 'per player'")
+        elif zone is not None and not zone.per_player and cs.per_player:
+            self.error(cs.span, f"cards 'per player' need a zone of each player, and '{cs.zone}' is shared",
+                       "declare the zone per_player, or drop 'per player'")
         if cs.assumed and cs.assumed not in {a.name for a in self.spec.assumptions}:
             self.error(cs.span, f"unknown assumption '{cs.assumed}'", nearest(cs.assumed, [a.name for a in self.spec.assumptions]))
         fields = {f.name: f for f in comp.fields if not f.is_state}
@@ -363,6 +376,15 @@ class Compiler:
 
     # ---- statements
 
+    _loop_depth = 0
+
+    def loop_body(self, b: ir.Block, scope: set[str]) -> ir.Block:
+        self._loop_depth += 1
+        try:
+            return self.block(b, scope)
+        finally:
+            self._loop_depth -= 1
+
     def block(self, b: ir.Block | None, scope: set[str]) -> ir.Block | None:
         if b is None:
             return None
@@ -380,8 +402,9 @@ class Compiler:
                 return ev(s, value=value)
             case ir.Set(target=target, value=value):
                 t = E(target)
-                if not isinstance(t, ir.Attr | ir.GlobalVar | ir.Local | ir.Index):
-                    self.error(s.span, "only a variable, a field of a card or player, or a map entry can be set")
+                if not isinstance(t, ir.Attr | ir.GlobalVar | ir.Local):
+                    self.error(s.span, "only a variable, or a state of a card or a player, can be set",
+                               "a list cannot be changed in place: build a new one, e.g. set xs = xs + [x]")
                 if isinstance(t, ir.Attr) and t.name in CARD_ATTRS | PLAYER_ATTRS:
                     self.error(t.span, f"'{t.name}' is kept by the engine and cannot be set",
                                "use flip, move or eliminate")
@@ -421,11 +444,11 @@ class Compiler:
                 return ev(s, source=E(s.source), weight=E(s.weight, inner), body=B(s.body, inner))
             case ir.For():
                 inner = scope | {s.var}
-                return ev(s, coll=E(s.coll), where=E(s.where, inner), body=B(s.body, inner))
+                return ev(s, coll=E(s.coll), where=E(s.where, inner), body=self.loop_body(s.body, inner))
             case ir.Repeat():
-                return ev(s, count=E(s.count), body=B(s.body))
+                return ev(s, count=E(s.count), body=self.loop_body(s.body, scope))
             case ir.While():
-                return ev(s, test=E(s.test), limit=E(s.limit), body=B(s.body))
+                return ev(s, test=E(s.test), limit=E(s.limit), body=self.loop_body(s.body, scope))
             case ir.If():
                 return ev(s, branches=tuple((E(t), B(b)) for t, b in s.branches), orelse=B(s.orelse))
             case ir.Do(proc=proc, args=args):
@@ -449,7 +472,11 @@ class Compiler:
                 return ev(s, body=B(s.body))
             case ir.Check():
                 return ev(s, test=E(s.test))
-            case ir.EndGame() | ir.Break() | ir.Say():
+            case ir.Break():
+                if self._loop_depth == 0:
+                    self.error(s.span, "'break' is outside any loop", "break ends the nearest for, repeat or while")
+                return s
+            case ir.EndGame() | ir.Say():
                 return s
         raise AssertionError(f"unhandled statement {type(s).__name__}")  # pragma: no cover
 
@@ -473,6 +500,13 @@ class Compiler:
                 return ev(e, obj=E(e.obj), key=E(e.key))
             case ir.Call(func="vp", args=(player, ir.Name(name=item) as item_node)) if item in self.scores:
                 return ev(e, args=(E(player), ir.Symbol(item, span=item_node.span)))
+            case ir.Call(func="supply", args=(ir.Name(name=tok) as tok_node,)):
+                if tok not in self.tokens:
+                    self.error(tok_node.span, f"unknown token '{tok}'", nearest(tok, self.tokens))
+                return ev(e, args=(ir.Symbol(tok, span=tok_node.span),))
+            case ir.Call(func="supply"):
+                self.error(e.span, "supply() takes a token's name", "e.g. supply(coin)")
+                return e
             case ir.Call(func=func, args=args):
                 args = tuple(E(a) for a in args)
                 if func in self.defs:
@@ -557,6 +591,7 @@ def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     items, problems = parse_items(text, path)
     c = Compiler(path, text)
     c.problems.extend(problems)
+    c.problems_from_syntax = bool(problems)
     spec = c.build(items)
     if not problems:
         spec = c.check(spec)

@@ -18,6 +18,11 @@ from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list
 from .state import PASS, Chance, Decision, Frame, Move, player_index
 
 MAX_SUBSETS = 20000
+MAX_DEPTH = 2000
+
+
+def _begin_ending(st, f):
+    st.ending = True
 
 
 class ForLoop:
@@ -107,8 +112,10 @@ class RuleCompiler:
         self._proc_ops: dict = {}
         self._consts: dict = {}
         self.x = ExprCompiler(tables, self)
+        self.winner_ops = (self.winner_op(spec.winner),)
+        self.end_ops = (_begin_ending,)  # set before the scoring block compiles: `end game` may sit inside it
         scoring = self.block(spec.scoring) if spec.scoring else ()
-        self.end_ops = scoring + (self.winner_op(spec.winner),)
+        self.end_ops = (_begin_ending,) + scoring + self.winner_ops
         setup = self.block(spec.setup) if spec.setup else ()
         self.main_ops = setup + (self.rounds_op(spec.rounds),) + self.end_ops
 
@@ -330,7 +337,7 @@ class RuleCompiler:
                     if where(st, inner):
                         kept.append(x)
                 items = tuple(kept)
-            classes = item_classes(st, items)
+            classes = item_classes(st, items, p)
             if kind is None:
                 moves = [Move(label, members[0], key) for label, key, members in classes]
             else:
@@ -413,8 +420,11 @@ class RuleCompiler:
         site = (span.line, span.col)
 
         def op(st, f):
+            lim = limit(st, f.env)
+            if not isinstance(lim, int) or lim < 1:
+                raise SpecRuntimeError(f"a while loop needs a limit of at least 1, got {fmt(lim)}", span)
             if test(st, f.env):
-                st.frames.append(Frame(body, f.env, WhileLoop(test, limit(st, f.env), site)))
+                st.frames.append(Frame(body, f.env, WhileLoop(test, lim, site)))
 
         return op
 
@@ -442,11 +452,14 @@ class RuleCompiler:
         return op
 
     def s_Do(self, s, sim):
-        args, name = tuple(self.x(a) for a in s.args), s.proc
+        args, name, span = tuple(self.x(a) for a in s.args), s.proc, s.span
         params = self.procs_ir[name].params
 
         def op(st, f):
             env = {p: a(st, f.env) for p, a in zip(params, args)}
+            if len(st.frames) > MAX_DEPTH:
+                raise SpecRuntimeError(f"the rules nest more than {MAX_DEPTH} deep here", span,
+                                       f"does procedure '{name}' call itself without end?")
             st.frames.append(Frame(self.proc_ops(name), env))
 
         return op
@@ -478,7 +491,7 @@ class RuleCompiler:
         def op(st, f):
             n = amount(st, f.env)
             i = player_index(player(st, f.env), span)
-            if not isinstance(n, int) or n < 0:
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise SpecRuntimeError(f"cannot give {fmt(n)} {token}", span)
             have = st.supply[token]
             given = n
@@ -504,6 +517,8 @@ class RuleCompiler:
         def op(st, f):
             n = amount(st, f.env)
             i = player_index(player(st, f.env), span)
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise SpecRuntimeError(f"cannot return {fmt(n)} {token}", span)
             back = min(n, st.pv[token][i])
             st.pv[token][i] -= back
             st.supply[token] += back
@@ -529,11 +544,11 @@ class RuleCompiler:
         return op
 
     def s_EndGame(self, s, sim):
-        end = self.end_ops
-
         def op(st, f):
+            # During the final scoring, `end game` ends the scoring itself.
+            ops = self.winner_ops if st.ending else self.end_ops
             st.frames.clear()
-            st.frames.append(Frame(end, {}))
+            st.frames.append(Frame(ops, {}))
 
         return op
 
@@ -635,27 +650,33 @@ def value_label(st, x) -> str:
     return fmt(x)
 
 
-def item_classes(st, items) -> list[tuple[str, tuple, list]]:
-    """Group the items a player cannot tell apart (same card text, same zone):
-    choosing any of them is the same move.  [(label, sort key, members)]."""
+def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
+    """Group the items the chooser cannot tell apart (same card text, same
+    zone): choosing any of them is the same move.  A card hidden from the
+    chooser is named only by where it lies, never by what it is.
+    [(label, sort key, members)]."""
     classes: dict = {}
     order = []
     zones = {st.loc[x.id] for x in items if type(x) is CardRef}
     several_zones = len(zones) > 1
+    bit = 1 << chooser
     for x in items:
         if type(x) is CardRef:
-            label = st.card_text(x.id)
-            if several_zones:
+            if st.viewers(x.id) & bit:
+                label = st.card_text(x.id)
+            else:
+                label = f"hidden card {st.zones[st.loc[x.id]].index(x.id) + 1}"
+            if several_zones or not st.viewers(x.id) & bit:
                 label += f" in {st.t.zone_label(st.loc[x.id])}"
             key = (0, label)
         elif type(x) is PlayerRef:
-            label, key = fmt(x), (3, x.i)
+            label, key = fmt(x), (4, x.i)
         elif isinstance(x, bool):
-            label, key = fmt(x), (2, int(x))
+            label, key = fmt(x), (3, int(x))
         elif isinstance(x, int):
             label, key = fmt(x), (1, x)
         else:
-            label, key = fmt(x), (2, str(_cmp_key(x)))
+            label, key = fmt(x), (2, st.t.symbol_rank(x))
         if label not in classes:
             classes[label] = (label, key, [])
             order.append(label)

@@ -51,16 +51,17 @@ class CardRef:
 
 
 class ZoneRef:
-    __slots__ = ("slot",)
+    __slots__ = ("slot", "label")
 
-    def __init__(self, slot: int):
+    def __init__(self, slot: int, label: str = ""):
         self.slot = slot
+        self.label = label or f"zone {slot}"
 
     def __hash__(self):
         return hash(("Z", self.slot))
 
     def __repr__(self):
-        return f"Z{self.slot}"
+        return f"zone {self.label}"
 
 
 def fmt(value) -> str:
@@ -101,6 +102,8 @@ class Tables:
         self.n = n_players
         self.P = tuple(PlayerRef(i) for i in range(n_players))
         self.enum_values = {e.name: e.values for e in spec.enums}
+        # Enum values compare in their declared order (a suit listed first is the smallest).
+        self._symbol_rank = {v: i for e in spec.enums for i, v in enumerate(e.values)}
         self.components = {c.name: c for c in spec.components}
         self.scores = tuple(s.name for s in spec.scores)
         self.score_domains = {s.name: s.domain for s in spec.scores}
@@ -115,7 +118,7 @@ class Tables:
             for o in owners:
                 self.slot_of[(z.name, -1 if o is None else o.i)] = len(self.zone_slots)
                 self.zone_slots.append((z, o))
-        self.Z = tuple(ZoneRef(s) for s in range(len(self.zone_slots)))
+        self.Z = tuple(ZoneRef(s, self.zone_label(s)) for s in range(len(self.zone_slots)))
         self.player_zone_names = {z.name for z in spec.zones if z.per_player}
 
         # Parameters: rulings at their provisional resolution, assumptions at their value, options off.
@@ -223,6 +226,9 @@ class Tables:
         if not ok:
             raise SpecRuntimeError(f"{what} would become {fmt(value)}, outside its domain {domain}", span,
                                    "widen the declared domain, or add a rule that keeps the value inside it")
+
+    def symbol_rank(self, v) -> tuple:
+        return (self._symbol_rank.get(v, -1), str(v))
 
     def _label(self, cid: int) -> str:
         kind = self.kind[cid]
@@ -469,9 +475,9 @@ class ExprCompiler:
         return f
 
     def x_Agg(self, e):
-        if e.func == "all" and e.value is None and e.where is not None:
-            # all(x in C where P): every x in C satisfies P
-            return self.x_Agg(ir.Agg("all", e.var, e.coll, None, e.where, span=e.span))
+        if e.func in ("all", "any") and e.value is None and e.where is not None:
+            # all/any(x in C where P): every/some x in C satisfies P
+            return self.x_Agg(ir.Agg(e.func, e.var, e.coll, None, e.where, span=e.span))
         items, var, span = self._binder(e.var, e.coll, e.where), e.var, e.span
         val = self(e.value)
         agg = _AGGS[e.func]
@@ -512,9 +518,9 @@ class ExprCompiler:
         if op == "or":
             return lambda st, env: bool(l(st, env)) or bool(r(st, env))
         if op == "==":
-            return lambda st, env: l(st, env) == r(st, env)
+            return lambda st, env: _same(l(st, env), r(st, env))
         if op == "!=":
-            return lambda st, env: l(st, env) != r(st, env)
+            return lambda st, env: not _same(l(st, env), r(st, env))
         if op == "has":
             return lambda st, env: r(st, env) in as_list(st, l(st, env))
         if op == "+":
@@ -531,7 +537,10 @@ class ExprCompiler:
             if op in ("<", "<=", ">", ">="):
                 if a is None or b is None:
                     raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span)
-                return fn(_cmp_key(a), _cmp_key(b))
+                try:
+                    return fn(_order_key(st, a), _order_key(st, b))
+                except TypeError:
+                    raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span) from None
             a, b = _num(a, span), _num(b, span)
             if op in ("//", "%") and b == 0:
                 raise SpecRuntimeError("division by zero", span)
@@ -674,7 +683,7 @@ def rank_groups(st, seq, env, var, keys, span) -> list[list]:
             if v is None:
                 raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
                                        "filter those out with 'where', or give the key a value")
-            kv = _cmp_key(v)
+            kv = _order_key(st, v)
             keyed.append((_Desc(kv) if desc else kv, idx, x))
         keyed.sort(key=lambda t: (t[0], t[1]))
         out: list[list] = []
@@ -709,6 +718,19 @@ class _Desc:
 
     def __hash__(self):
         return hash(self.v)
+
+
+def _same(a, b) -> bool:
+    """Equality that keeps true apart from 1 and false apart from 0."""
+    return a == b and (type(a) is bool) == (type(b) is bool)
+
+
+def _order_key(st, v):
+    if type(v) is str:
+        return st.t.symbol_rank(v)
+    if type(v) is tuple:
+        return tuple(_order_key(st, x) for x in v)
+    return _cmp_key(v)
 
 
 def _num(v, span):

@@ -119,6 +119,7 @@ class State:
         self.consulted: set[str] = set()
         self.marks: dict[tuple, int] = {}
         self.steps = 0
+        self.ending = False
         for name, tok in t.tokens.items():
             self.supply[name] = t.rules.eval_const(tok.supply, self)
 
@@ -208,16 +209,19 @@ class State:
 
     def run(self) -> None:
         frames = self.frames
-        while self.pending is None and frames:
-            f = frames[-1]
-            if f.pc < len(f.ops):
-                op = f.ops[f.pc]
-                f.pc += 1
-                op(self, f)
-            elif f.loop is not None and f.loop.next(self, f):
-                f.pc = 0
-            else:
-                frames.pop()
+        try:
+            while self.pending is None and frames:
+                f = frames[-1]
+                if f.pc < len(f.ops):
+                    op = f.ops[f.pc]
+                    f.pc += 1
+                    op(self, f)
+                elif f.loop is not None and f.loop.next(self, f):
+                    f.pc = 0
+                else:
+                    frames.pop()
+        except RecursionError:
+            raise SpecRuntimeError("a def calls itself too deeply (does it ever stop?)") from None
 
     # ---- copying ------------------------------------------------------------------------
 
@@ -241,6 +245,7 @@ class State:
         new.consulted = set(self.consulted)
         new.marks = dict(self.marks)
         new.steps = self.steps
+        new.ending = self.ending
         envs: dict[int, dict] = {}
 
         def env_copy(e):
