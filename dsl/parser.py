@@ -39,7 +39,8 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # cache=True keeps the built parser tables in the temp folder: a command starts in a fraction of the time.
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 def _span(meta) -> ir.Span:
