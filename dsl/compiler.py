@@ -200,6 +200,11 @@ class Compiler:
             if a.domain is not None:
                 self.domain(a.domain)
                 self.constant_in(a.value, a.domain, f"value of assumption '{a.name}'")
+        for sc in spec.scores:
+            if sc.domain is not None:
+                self.domain(sc.domain)
+                if not isinstance(sc.domain, ir.IntDomain):
+                    self.error(sc.domain.span, f"score item '{sc.name}' needs a number range such as 0..40")
         for t in spec.tokens:
             self.domain(t.hold)
             if t.when_short == "ruling":
@@ -261,7 +266,8 @@ class Compiler:
             for n in nodes:
                 if n.name in seen:
                     other, span = seen[n.name]
-                    self.error(n.span, f"'{n.name}' is declared twice: as a {other} (line {span.line}) and as a {what}")
+                    a = lambda w: ("an " if w[0] in "aeiou" else "a ") + w  # noqa: E731
+                    self.error(n.span, f"'{n.name}' is declared twice: as {a(other)} (line {span.line}) and as {a(what)}")
                 else:
                     seen[n.name] = (what, n.span)
         for what, nodes in [("example", spec.examples)]:
@@ -610,7 +616,7 @@ def load_spec(path: str | Path) -> ir.Spec:
     """Read, parse and check a spec file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not part of the spec
     except FileNotFoundError:
         raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"no such spec file: {path}")]) from None
     except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:

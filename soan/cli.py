@@ -44,6 +44,10 @@ class _Parser(argparse.ArgumentParser):
         elif message.startswith("unrecognized arguments"):
             bad = message.split(":", 1)[1].split()[0]
             opts = [o for a in self._actions for o in a.option_strings]
+            for a in self._actions:  # the commands' own options too: argparse reports them from the top
+                if isinstance(a, argparse._SubParsersAction):
+                    for sp in a.choices.values():
+                        opts += [o for sa in sp._actions for o in sa.option_strings]
             near = difflib.get_close_matches(bad, opts, n=1)
             hint = f"did you mean '{near[0]}'?" if near else f"see '{self.prog} --help'"
         raise UsageError(message, hint or f"see '{self.prog} --help'")
@@ -56,7 +60,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> _Parser:
-    p = _Parser(prog="soan", description="soan (草案): write board-game drafts as specs; check, play and test them.")
+    p = _Parser(prog="soan", description="soan (草案): write board-game drafts as specs; check, play and test them.",
+                allow_abbrev=False)
     p.add_argument("--version", action="version", version=f"soan {api.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -68,11 +73,11 @@ def build_parser() -> _Parser:
                         help="resolve an open ruling or assumption another way (repeatable)")
         sp.add_argument("--option", action="append", default=[], metavar="NAME", help="switch on an optional rule (repeatable)")
 
-    c = sub.add_parser("check", help="parse and check specs; list assumptions and open rulings")
+    c = sub.add_parser("check", allow_abbrev=False, help="parse and check specs; list assumptions and open rulings")
     c.add_argument("specs", nargs="+", metavar="SPEC")
     c.add_argument("--json", action="store_true", help="machine-readable output")
 
-    r = sub.add_parser("run", help="play one game with bots and tell what happened")
+    r = sub.add_parser("run", allow_abbrev=False, help="play one game with bots and tell what happened")
     common(r)
     r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
     r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
@@ -81,19 +86,19 @@ def build_parser() -> _Parser:
     r.add_argument("--json", action="store_true", help="print the game log instead of the account")
     r.add_argument("--quiet", "-q", action="store_true", help="only the final scores")
 
-    s = sub.add_parser("simulate", help="play many games and summarise them")
+    s = sub.add_parser("simulate", allow_abbrev=False, help="play many games and summarise them")
     common(s)
     s.add_argument("-n", "--games", type=int, default=100, metavar="GAMES", help="number of games (default 100)")
     s.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
     s.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
 
-    rp = sub.add_parser("replay", help="replay a game log and confirm the same outcome")
+    rp = sub.add_parser("replay", allow_abbrev=False, help="replay a game log and confirm the same outcome")
     rp.add_argument("log", metavar="LOG", help="a log written by soan run --log")
     rp.add_argument("--spec", metavar="SPEC", help="the spec to replay against (default: the path in the log)")
     rp.add_argument("--verbose", "-v", action="store_true", help="tell the game again")
 
-    t = sub.add_parser("test", help="run the examples written in specs")
+    t = sub.add_parser("test", allow_abbrev=False, help="run the examples written in specs")
     t.add_argument("specs", nargs="+", metavar="SPEC")
     t.add_argument("--json", action="store_true", help="machine-readable output")
     return p
@@ -130,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+
+def _emit_json(obj) -> None:
+    """JSON goes straight to stdout: a terminal's width must never wrap it."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
 
 
 def _runtime_error(spec: ir.Spec, e: SpecRuntimeError, err: Console) -> int:
@@ -193,7 +203,7 @@ def cmd_check(args, out: Console, err: Console) -> int:
         if not args.json:
             _print_check(spec, report, out)
     if args.json:
-        out.print(json.dumps(reports if len(reports) > 1 else reports[0], ensure_ascii=False, indent=2), markup=False)
+        _emit_json(reports if len(reports) > 1 else reports[0])
     return EXIT_USAGE if failed else EXIT_OK
 
 
@@ -245,7 +255,7 @@ def cmd_run(args, out: Console, err: Console) -> int:
     if args.log:
         Path(args.log).write_text(rec.to_json(), encoding="utf-8")
     if args.json:
-        out.print(rec.to_json(), markup=False, end="")
+        sys.stdout.write(rec.to_json())
         return EXIT_OK
     if not args.quiet:
         out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
@@ -303,7 +313,7 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.json:
-        out.print(json.dumps(stats, ensure_ascii=False, indent=2), markup=False)
+        _emit_json(stats)
         return EXIT_OK
     out.print(f"[bold]{spec.name}[/bold] — {n} players, {args.games} games from seed {args.seed}, bots {', '.join(bots)}")
     t = Table(title="By seat", title_justify="left")
@@ -343,7 +353,11 @@ def cmd_replay(args, out: Console, err: Console) -> int:
         raise UsageError(f"{args.log} is not a soan game log ({e})") from None
     if not isinstance(log, dict) or log.get("soan_log") != 1:
         raise UsageError(f"{args.log} is not a soan game log (format 1)")
-    spec_path = args.spec or log["spec"]["path"]
+    try:
+        spec_path = args.spec or log["spec"]["path"]
+        log["steps"], log["players"], log["result"]
+    except (KeyError, TypeError):
+        raise UsageError(f"{args.log} is not a complete soan game log", "write one with: soan run SPEC --log FILE") from None
     if not Path(spec_path).exists() and not Path(spec_path).is_absolute():
         candidate = Path(args.log).parent / spec_path
         spec_path = str(candidate) if candidate.exists() else spec_path
@@ -395,8 +409,7 @@ def cmd_test(args, out: Console, err: Console) -> int:
             out.print(f"{path}: no examples", markup=False)
     passed = sum(r["passed"] for r in all_results)
     if args.json:
-        out.print(json.dumps({"passed": passed, "failed": failed, "examples": all_results}, ensure_ascii=False, indent=2),
-                  markup=False)
+        _emit_json({"passed": passed, "failed": failed, "examples": all_results})
     else:
         out.print(f"{passed} passed, {failed} failed")
     if bad_spec:
