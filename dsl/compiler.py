@@ -384,137 +384,116 @@ class Compiler:
 
     _loop_depth = 0
 
-    def loop_body(self, b: ir.Block, scope: set[str]) -> ir.Block:
-        self._loop_depth += 1
-        try:
-            return self.block(b, scope)
-        finally:
-            self._loop_depth -= 1
-
     def block(self, b: ir.Block | None, scope: set[str]) -> ir.Block | None:
         if b is None:
             return None
         inner = set(scope)
         return attrs.evolve(b, stmts=tuple(self.stmt(s, inner) for s in b.stmts))
 
+    def node(self, n: ir.Node, scope: set[str]) -> ir.Node:
+        """Resolve any node: blocks, statements and expressions alike."""
+        match n:
+            case ir.Block():
+                return self.block(n, scope)
+            case ir.Stmt():
+                return self.stmt(n, scope)
+            case ir.Expr():
+                return self.expr(n, scope)
+        return ir.map_children(n, lambda c: self.node(c, scope))
+
+    def binder(self, n: ir.Node, scope: set[str], var: str, outer: tuple[str, ...] = ("coll", "source")) -> ir.Node:
+        """A node that binds `var`: the collection it ranges over is resolved
+        outside the binding, everything else inside it."""
+        inner = scope | {var}
+        changes = {}
+        for f in attrs.fields(type(n)):
+            value = getattr(n, f.name)
+            if f.name == "span" or value is None:
+                continue
+            sc = scope if f.name in outer else inner
+            new = ir._map_value(value, lambda c, sc=sc: self.node(c, sc))
+            if new is not value:
+                changes[f.name] = new
+        return attrs.evolve(n, **changes) if changes else n
+
     def stmt(self, s: ir.Stmt, scope: set[str]) -> ir.Stmt:
-        E = lambda e, sc=scope: self.expr(e, sc) if e is not None else None  # noqa: E731
-        B = lambda b, sc=scope: self.block(b, sc)  # noqa: E731
-        ev = attrs.evolve
+        generic = lambda: ir.map_children(s, lambda c: self.node(c, scope))  # noqa: E731
         match s:
-            case ir.Let(name=name, value=value):
-                value = E(value)
+            case ir.Let(name=name):
+                s = generic()
                 scope.add(name)
-                return ev(s, value=value)
-            case ir.Set(target=target, value=value):
-                t = E(target)
+                return s
+            case ir.Set():
+                s = generic()
+                t = s.target
                 if not isinstance(t, ir.Attr | ir.GlobalVar | ir.Local):
                     self.error(s.span, "only a variable, or a state of a card or a player, can be set",
                                "a list cannot be changed in place: build a new one, e.g. set xs = xs + [x]")
                 if isinstance(t, ir.Attr) and t.name in CARD_ATTRS | PLAYER_ATTRS:
                     self.error(t.span, f"'{t.name}' is kept by the engine and cannot be set",
                                "use flip, move or eliminate")
-                return ev(s, target=t, value=E(value))
-            case ir.Move():
-                return ev(s, what=E(s.what), dest=E(s.dest))
-            case ir.Draw():
-                return ev(s, count=E(s.count), source=E(s.source), dest=E(s.dest))
-            case ir.Exchange():
-                return ev(s, a=E(s.a), b=E(s.b))
-            case ir.Shuffle():
-                return ev(s, zone=E(s.zone))
-            case ir.Roll():
-                return ev(s, what=E(s.what))
-            case ir.Flip():
-                return ev(s, what=E(s.what))
-            case ir.Look():
-                return ev(s, who=E(s.who), what=E(s.what))
+                return s
             case ir.Choose():
-                player = E(s.player)
-                source = E(s.source)
-                inner = set(scope)
-                if s.var:
-                    inner.add(s.var)
-                where = E(s.where, inner)
-                options = []
                 names = set()
                 for o in s.options:
                     if o.name in names:
                         self.error(o.span, f"two options are called '{o.name}'")
                     names.add(o.name)
-                    options.append(ev(o, when=E(o.when), body=B(o.body)))
-                return ev(s, player=player, source=source, where=where, count_lo=E(s.count_lo), count_hi=E(s.count_hi),
-                          options=tuple(options), pass_if=E(s.pass_if), body=B(s.body, inner), orelse=B(s.orelse))
+                if s.var is None:
+                    return generic()
+                return self.binder(s, scope, s.var, outer=("player", "source", "count_lo", "count_hi", "options",
+                                                            "pass_if", "orelse"))
             case ir.Pick():
-                inner = scope | {s.var}
-                return ev(s, source=E(s.source), weight=E(s.weight, inner), body=B(s.body, inner))
-            case ir.For():
-                inner = scope | {s.var}
-                return ev(s, coll=E(s.coll), where=E(s.where, inner), body=self.loop_body(s.body, inner))
-            case ir.Repeat():
-                return ev(s, count=E(s.count), body=self.loop_body(s.body, scope))
-            case ir.While():
-                return ev(s, test=E(s.test), limit=E(s.limit), body=self.loop_body(s.body, scope))
-            case ir.If():
-                return ev(s, branches=tuple((E(t), B(b)) for t, b in s.branches), orelse=B(s.orelse))
+                return self.binder(s, scope, s.var)
+            case ir.For() | ir.Repeat() | ir.While():
+                self._loop_depth += 1
+                try:
+                    return self.binder(s, scope, s.var) if isinstance(s, ir.For) else generic()
+                finally:
+                    self._loop_depth -= 1
+            case ir.Break():
+                if self._loop_depth == 0:
+                    self.error(s.span, "'break' is outside any loop", "break ends the nearest for, repeat or while")
+                return s
             case ir.Do(proc=proc, args=args):
                 p = self.procs.get(proc)
                 if p is None:
                     self.error(s.span, f"unknown procedure '{proc}'", nearest(proc, self.procs))
                 elif len(p.params) != len(args):
                     self.error(s.span, f"procedure '{proc}' takes {len(p.params)} argument(s), given {len(args)}")
-                return ev(s, args=tuple(E(a) for a in args))
             case ir.Award(item=item):
                 if item not in self.scores:
-                    self.error(s.span, f"unknown score item '{item}'", nearest(item, self.scores) or "declare it: score NAME \"title\"")
-                return ev(s, amount=E(s.amount), player=E(s.player))
+                    self.error(s.span, f"unknown score item '{item}'",
+                               nearest(item, self.scores) or 'declare it: score NAME "title"')
             case ir.Give(token=token) | ir.Return(token=token):
                 if token not in self.tokens:
                     self.error(s.span, f"unknown token '{token}'", nearest(token, self.tokens))
-                return ev(s, amount=E(s.amount), player=E(s.player))
-            case ir.Eliminate() | ir.Win():
-                return ev(s, player=E(s.player))
-            case ir.Phase():
-                return ev(s, body=B(s.body))
-            case ir.Check():
-                return ev(s, test=E(s.test))
-            case ir.Break():
-                if self._loop_depth == 0:
-                    self.error(s.span, "'break' is outside any loop", "break ends the nearest for, repeat or while")
-                return s
-            case ir.EndGame() | ir.Say():
-                return s
-        raise AssertionError(f"unhandled statement {type(s).__name__}")  # pragma: no cover
+        return generic()
 
     # ---- expressions
 
     def expr(self, e: ir.Expr | None, scope: set[str]) -> ir.Expr | None:
         if e is None:
             return None
-        E = lambda x, sc=scope: self.expr(x, sc)  # noqa: E731
-        ev = attrs.evolve
+        generic = lambda: ir.map_children(e, lambda c: self.node(c, scope))  # noqa: E731
         match e:
-            case ir.Name(name=name):
+            case ir.Name():
                 return self.name(e, scope)
-            case ir.Attr(obj=obj, name=name):
+            case ir.Attr(name=name):
                 known = (self.fields | set(self.player_vars) | {z.name for z in self.spec.zones if z.per_player}
                          | set(self.tokens) | CARD_ATTRS | PLAYER_ATTRS)
                 if name not in known:
                     self.error(e.span, f"nothing is called '.{name}'", nearest(name, known))
-                return ev(e, obj=E(obj))
-            case ir.Index():
-                return ev(e, obj=E(e.obj), key=E(e.key))
             case ir.Call(func="vp", args=(player, ir.Name(name=item) as item_node)) if item in self.scores:
-                return ev(e, args=(E(player), ir.Symbol(item, span=item_node.span)))
+                return attrs.evolve(e, args=(self.expr(player, scope), ir.Symbol(item, span=item_node.span)))
             case ir.Call(func="supply", args=(ir.Name(name=tok) as tok_node,)):
                 if tok not in self.tokens:
                     self.error(tok_node.span, f"unknown token '{tok}'", nearest(tok, self.tokens))
-                return ev(e, args=(ir.Symbol(tok, span=tok_node.span),))
+                return attrs.evolve(e, args=(ir.Symbol(tok, span=tok_node.span),))
             case ir.Call(func="supply"):
                 self.error(e.span, "supply() takes a token's name", "e.g. supply(coin)")
                 return e
             case ir.Call(func=func, args=args):
-                args = tuple(E(a) for a in args)
                 if func in self.defs:
                     d = self.defs[func]
                     if len(d.params) != len(args):
@@ -522,42 +501,23 @@ class Compiler:
                 elif func in BUILTIN_FUNCS:
                     lo, hi = BUILTIN_FUNCS[func]
                     if not lo <= len(args) <= hi:
-                        self.error(e.span, f"'{func}' takes {lo}{'' if lo == hi else f' to {hi}'} argument(s), given {len(args)}")
+                        self.error(e.span, f"'{func}' takes {lo}{'' if lo == hi else f' to {hi}'} argument(s), "
+                                           f"given {len(args)}")
                 else:
                     self.error(e.span, f"unknown function '{func}'", nearest(func, list(self.defs) + list(BUILTIN_FUNCS)))
-                return ev(e, args=args)
             case ir.Agg(func=func, var=var):
                 if func not in AGG_FUNCS:
                     self.error(e.span, f"'{func}(x in ...)' is not an aggregate",
                                nearest(func, AGG_FUNCS) or f"aggregates are {', '.join(sorted(AGG_FUNCS))}")
-                if e.value is None and func in {"sum", "max", "min", "distinct"}:
-                    pass  # sum(x in list) adds the elements themselves
-                inner = scope | {var}
-                return ev(e, coll=E(e.coll), where=E(e.where, inner), value=E(e.value, inner))
-            case ir.ListLit(items=items):
-                return ev(e, items=tuple(E(i) for i in items))
+                return self.binder(e, scope, var)
             case ir.ListComp(var=var):
-                inner = scope | {var}
-                return ev(e, coll=E(e.coll), where=E(e.where, inner), value=E(e.value, inner))
-            case ir.BinOp():
-                return ev(e, left=E(e.left), right=E(e.right))
-            case ir.Not() | ir.Neg():
-                return ev(e, operand=E(e.operand))
-            case ir.Cond():
-                return ev(e, test=E(e.test), then=E(e.then), orelse=E(e.orelse))
-            case ir.RangeExpr():
-                return ev(e, lo=E(e.lo), hi=E(e.hi))
-            case ir.PlayersFrom():
-                return ev(e, start=E(e.start))
+                return self.binder(e, scope, var)
             case ir.Ranking(kind=kind, var=var, fallback=fb):
                 if fb not in FALLBACKS[kind]:
                     self.error(e.span, f"'{fb}' is not a tie fallback for '{kind}'",
                                nearest(fb, FALLBACKS[kind]) or "use " + ", ".join(sorted(FALLBACKS[kind])))
-                inner = scope | {var}
-                return ev(e, coll=E(e.coll), where=E(e.where, inner),
-                          keys=tuple(ev(k, expr=E(k.expr, inner)) for k in e.keys))
-            case _:
-                return e
+                return self.binder(e, scope, var)
+        return generic()
 
     def name(self, e: ir.Name, scope: set[str]) -> ir.Expr:
         n = e.name

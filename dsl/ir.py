@@ -52,6 +52,30 @@ def children(node: Node) -> Iterator[Node]:
                     yield from (x for x in item if isinstance(x, Node))
 
 
+def map_children(node: Node, fn) -> Node:
+    """A copy of `node` with `fn` applied to each direct child node (inside
+    tuples too); the node itself when nothing changed.  The one generic
+    rewrite that the resolver and other passes share."""
+    changes = {}
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        old = getattr(node, f.name)
+        new = _map_value(old, fn)
+        if new is not old:
+            changes[f.name] = new
+    return attrs.evolve(node, **changes) if changes else node
+
+
+def _map_value(value, fn):
+    if isinstance(value, Node):
+        return fn(value)
+    if isinstance(value, tuple):
+        mapped = tuple(_map_value(v, fn) for v in value)
+        return value if all(a is b for a, b in zip(mapped, value)) else mapped
+    return value
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Yield `node` and every node below it, depth first."""
     stack = [node]

@@ -1,7 +1,7 @@
 """The public API: everything the CLI does, as functions.
 
     from soan import api
-    spec = api.load("specs/kitano-20.soan")
+    spec = api.load("specs/GAME-DRAFT.soan")
     record = api.play(api.tables(spec, 4), seed=7, bots=["greedy"] * 4)
     print(record.result["winners"])
 """
