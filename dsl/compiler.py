@@ -42,7 +42,7 @@ class Compiler:
         self.problems_from_syntax = False
 
     def error(self, span: ir.Span, message: str, hint: str | None = None) -> None:
-        self.problems.append(Problem(self.path, span, message, hint))
+        self.problems.append(Problem(span.path or self.path, span, message, hint))
 
     # ---- assembling -------------------------------------------------------------------
 
@@ -52,6 +52,11 @@ class Compiler:
             "note", "enum", "component", "cards", "zone", "vars", "token", "score", "option", "assume",
             "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example")}
         for kind, value in items:
+            if kind in ("extend", "remove"):
+                continue  # settled before building (see gather_items)
+            if kind == "var":
+                parts["vars"].append((value,))
+                continue
             if kind == "game":
                 if game is not None:
                     self.error(value[2], "a spec has one 'game' line; this is a second one")
@@ -552,9 +557,98 @@ class Compiler:
         return e
 
 
+REMOVABLE = {"enum", "component", "cards", "zone", "player", "global", "token", "score", "option", "assume",
+             "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example"}
+
+
+def item_key(kind: str, value) -> tuple | None:
+    """What a declaration is called, for matching a draft's declarations with
+    those of the spec it extends.  Notes are a draft's own and have none."""
+    match kind:
+        case "note" | "extend" | "remove":
+            return None
+        case "game" | "setup" | "rounds" | "scoring" | "winner":
+            return (kind,)
+        case "cards":
+            return ("cards", value.kind)
+        case "var":
+            return ("var", value.name)
+        case "example":
+            return ("example", value.title)
+        case "zone" | "token":
+            return (kind, value[0])
+    return (kind, value.name)
+
+
+def _removal_key(kind: str, name: str) -> tuple:
+    if kind in ("player", "global"):
+        return ("var", name)
+    if kind in ("setup", "rounds", "scoring", "winner"):
+        return (kind,)
+    return (kind, name)
+
+
+def gather_items(text: str, path: str, seen: tuple[str, ...] = ()) -> tuple[list, list[Problem], dict, str | None]:
+    """Parse a spec and everything it extends into one list of declarations:
+    (items, problems, sources, base path)."""
+    items, problems = parse_items(text, path)
+    sources = {path: text}
+    flat = []
+    for kind, value in items:
+        if kind == "vars":  # one entry per variable, so a draft can replace a single one
+            flat.extend(("var", v) for v in value)
+        else:
+            flat.append((kind, value))
+    extends = [v for k, v in flat if k == "extend"]
+    removals = [v for k, v in flat if k == "remove"]
+    if not extends:
+        for kind, name, span in removals:
+            problems.append(Problem(span.path or path, span, "'remove' needs an 'extend' line: there is nothing to remove from"))
+        return flat, problems, sources, None
+    target, span = extends[0]
+    for _, extra in extends[1:]:
+        problems.append(Problem(path, extra, "a spec extends one base spec; this is a second 'extend'"))
+    base_path = str(Path(path).parent / target) if not Path(target).is_absolute() else target
+    if base_path in seen or Path(base_path).resolve() == Path(path).resolve():
+        problems.append(Problem(path, span, f"'{target}' extends itself (a cycle of extend lines)"))
+        return flat, problems, sources, base_path
+    try:
+        base_text = Path(base_path).read_text(encoding="utf-8-sig")
+    except OSError:
+        problems.append(Problem(path, span, f"cannot read the base spec '{target}' (looked for {base_path})",
+                                "the path is relative to this spec's folder"))
+        return flat, problems, sources, base_path
+    base_items, base_problems, base_sources, _ = gather_items(base_text, base_path, seen + (path,))
+    problems.extend(base_problems)
+    sources.update(base_sources)
+    merged = [(k, v) for k, v in base_items if k not in ("note", "extend", "remove")]
+    index = {item_key(k, v): i for i, (k, v) in enumerate(merged)}
+    for kind, name, rspan in removals:
+        if kind not in REMOVABLE:
+            problems.append(Problem(path, rspan, f"'{kind}' is not something a draft can remove",
+                                    nearest(kind, REMOVABLE)))
+            continue
+        key = _removal_key(kind, name)
+        if key not in index or merged[index[key]] is None:
+            known = [str(k[-1]) for k in index if k and k[0] == key[0]]
+            problems.append(Problem(path, rspan, f"the base spec has no {kind} '{name}' to remove",
+                                    nearest(name, known)))
+            continue
+        merged[index[key]] = None
+    for kind, value in flat:
+        if kind in ("extend", "remove"):
+            continue
+        key = item_key(kind, value)
+        if key is not None and key in index and merged[index[key]] is not None:
+            merged[index[key]] = (kind, value)  # replaced in place: the draft's order stays the base's
+        else:
+            merged.append((kind, value))
+    return [m for m in merged if m is not None], problems, sources, base_path
+
+
 def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     """Parse and check spec text; raise SpecErrors with every problem found."""
-    items, problems = parse_items(text, path)
+    items, problems, sources, base = gather_items(text, path)
     c = Compiler(path, text)
     c.problems.extend(problems)
     c.problems_from_syntax = bool(problems)
@@ -568,8 +662,8 @@ def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
         except Exception:  # a half-parsed spec may not check cleanly; the syntax errors come first
             pass
     if c.problems:
-        raise SpecErrors(c.problems, text)
-    return spec
+        raise SpecErrors(c.problems, text, sources)
+    return attrs.evolve(spec, sources=sources, extends=base)
 
 
 def load_spec(path: str | Path) -> ir.Spec:

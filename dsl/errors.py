@@ -43,13 +43,17 @@ class Problem:
 class SpecErrors(Exception):
     """Raised with every problem found in a spec."""
 
-    def __init__(self, problems: Iterable[Problem], source: str | None = None):
+    def __init__(self, problems: Iterable[Problem], source: str | None = None, sources: dict | None = None):
         self.problems = sorted(problems, key=lambda p: (p.path, p.span.line, p.span.col))
-        self.source = source
+        self.source = source  # the spec's own text
+        self.sources = sources or {}  # path -> text of every file, when a spec extends another
         super().__init__(self.render())
 
+    def source_of(self, path: str) -> str | None:
+        return self.sources.get(path, self.source)
+
     def render(self) -> str:
-        parts = [p.render(self.source) for p in self.problems]
+        parts = [p.render(self.source_of(p.path)) for p in self.problems]
         n = len(self.problems)
         parts.append(f"{n} problem{'s' if n != 1 else ''} found.")
         return "\n".join(parts)

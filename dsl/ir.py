@@ -19,6 +19,7 @@ class Span:
     col: int = 0
     end_line: int = 0
     end_col: int = 0
+    path: str = ""  # the file, when a spec extends another and this node came from there
 
     def __str__(self) -> str:
         return f"{self.line}:{self.col}"
@@ -690,6 +691,12 @@ class Spec(Node):
     examples: tuple[Example, ...] = attrs.field(default=(), converter=_tuple)
     path: str = attrs.field(default="<spec>", eq=False)
     source_text: str = attrs.field(default="", eq=False, repr=False)
+    # Every file the spec was built from (itself first, then what it extends): path -> text.
+    sources: dict = attrs.field(factory=dict, eq=False, repr=False)
+    extends: str | None = attrs.field(default=None, eq=False)
+
+    def text_of(self, path: str | None) -> str:
+        return self.sources.get(path or self.path, self.source_text)
 
     def component(self, name: str) -> Component | None:
         return next((c for c in self.components if c.name == name), None)

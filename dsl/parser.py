@@ -7,6 +7,7 @@ reported in one run.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from functools import lru_cache
 from importlib import resources
@@ -20,7 +21,7 @@ from .errors import Problem, SpecErrors
 TOP_KEYWORDS = (
     "game", "note", "enum", "component", "cards", "zone", "player", "global", "token",
     "score", "option", "assume", "ruling", "def", "procedure", "setup", "rounds",
-    "scoring", "winner", "example",
+    "scoring", "winner", "example", "extend", "remove",
 )
 
 # Plain names for the grammar's terminals, for "expected ..." hints.
@@ -43,14 +44,20 @@ def lark_parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
+# The file being read: spans carry it, so a spec built from two files (extend)
+# still points each problem at the right one.
+_current_path: contextvars.ContextVar[str] = contextvars.ContextVar("soan_path", default="")
+
+
 def _span(meta) -> ir.Span:
     if getattr(meta, "empty", True):
         return ir.NOSPAN
-    return ir.Span(meta.line, meta.column, meta.end_line, meta.end_column)
+    return ir.Span(meta.line, meta.column, meta.end_line, meta.end_column, _current_path.get())
 
 
 def _tok_span(tok: Token) -> ir.Span:
-    return ir.Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+    return ir.Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok),
+                   _current_path.get())
 
 
 def _unquote(tok: Token) -> str:
@@ -81,6 +88,15 @@ class ToIR(Transformer):
 
     def note_decl(self, meta, s):
         return ("note", _unquote(s))
+
+    def extend_decl(self, meta, s):
+        return ("extend", (_unquote(s), _span(meta)))
+
+    def remove_named(self, meta, kind, name):
+        return ("remove", (str(kind), str(name), _span(meta)))
+
+    def remove_titled(self, meta, kind, title):
+        return ("remove", (str(kind), _unquote(title), _span(meta)))
 
     # ---- domains
     def sint(self, meta, minus, n):
@@ -616,6 +632,15 @@ def parse_items(text: str, path: str) -> tuple[list, list[Problem]]:
     items: list = []
     problems: list[Problem] = []
     parser = lark_parser()
+    token = _current_path.set(path)
+    try:
+        _parse_chunks(text, path, parser, items, problems)
+    finally:
+        _current_path.reset(token)
+    return items, problems
+
+
+def _parse_chunks(text, path, parser, items, problems) -> None:
     for start, chunk in split_top_level(text):
         if not chunk.strip() or all(l.strip().startswith("#") or not l.strip() for l in chunk.splitlines()):
             continue
@@ -631,7 +656,6 @@ def parse_items(text: str, path: str) -> tuple[list, list[Problem]]:
             problems.append(Problem(path, ir.Span(start, 1, start, 2), f"could not read this declaration ({e.orig_exc})"))
             continue
         items.extend(result.children)
-    return items, problems
 
 
 def parse_expression(text: str, path: str = "<expression>") -> ir.Expr:

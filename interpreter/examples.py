@@ -48,7 +48,7 @@ def run_example(spec: ir.Spec, ex: ir.Example) -> ExampleResult:
 
 
 def _source(spec: ir.Spec, e: ir.Expr) -> str:
-    lines = spec.source_text.splitlines()
+    lines = spec.text_of(e.span.path).splitlines()
     sp = e.span
     if sp.line and sp.line == sp.end_line and sp.line <= len(lines):
         return lines[sp.line - 1][sp.col - 1: sp.end_col - 1].strip()

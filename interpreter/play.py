@@ -26,7 +26,12 @@ MAX_STEPS = 200_000
 
 
 def spec_digest(spec: ir.Spec) -> str:
-    return hashlib.sha256(spec.source_text.encode("utf-8")).hexdigest()
+    """A fingerprint of every file the spec was built from (its base too)."""
+    h = hashlib.sha256(spec.source_text.encode("utf-8"))
+    for path in sorted(spec.sources):
+        if path != spec.path:
+            h.update(b"\0" + spec.sources[path].encode("utf-8"))
+    return h.hexdigest()
 
 
 class GameRecord:

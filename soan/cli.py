@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+import attrs
 from rich.console import Console
 from rich.table import Table
 
@@ -98,6 +99,16 @@ def build_parser() -> _Parser:
     rp.add_argument("--spec", metavar="SPEC", help="the spec to replay against (default: the path in the log)")
     rp.add_argument("--verbose", "-v", action="store_true", help="tell the game again")
 
+    d = sub.add_parser("diff", allow_abbrev=False, help="compare two drafts: rules, declared bounds, play, first divergence")
+    d.add_argument("old", metavar="OLD", help="the earlier draft's spec")
+    d.add_argument("new", metavar="NEW", help="the later draft's spec")
+    d.add_argument("--players", "-p", type=int, metavar="N", help="player count for play (default: the fewest both allow)")
+    d.add_argument("--games", "-n", type=int, default=200, metavar="N", help="games per draft (default 200; 0: rules only)")
+    d.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
+    d.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
+    d.add_argument("--json", action="store_true", help="machine-readable output")
+    d.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with plots")
+
     t = sub.add_parser("test", allow_abbrev=False, help="run the examples written in specs")
     t.add_argument("specs", nargs="+", metavar="SPEC")
     t.add_argument("--json", action="store_true", help="machine-readable output")
@@ -144,7 +155,8 @@ def _emit_json(obj) -> None:
 
 def _runtime_error(spec: ir.Spec, e: SpecRuntimeError, err: Console) -> int:
     err.print("the rules could not be carried out:", markup=False)
-    err.print(Problem(spec.path, e.span, e.message, e.hint).render(spec.source_text), markup=False)
+    path = e.span.path or spec.path
+    err.print(Problem(path, e.span, e.message, e.hint).render(spec.text_of(path)), markup=False)
     return EXIT_USAGE
 
 
@@ -417,7 +429,106 @@ def cmd_test(args, out: Console, err: Console) -> int:
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test}
+def cmd_diff(args, out: Console, err: Console) -> int:
+    from soan import diff as sdiff
+    from soan.report import diff_html
+
+    old, new = api.load(args.old), api.load(args.new)
+    lo, hi = max(old.min_players, new.min_players), min(old.max_players, new.max_players)
+    if lo > hi:
+        raise UsageError(f"the drafts share no player count ({old.min_players}..{old.max_players} and "
+                         f"{new.min_players}..{new.max_players})")
+    n = args.players if args.players is not None else lo
+    if not lo <= n <= hi:
+        raise UsageError(f"--players {n} is not a count both drafts allow ({lo}..{hi})", f"try --players {lo}")
+    if args.games < 0:
+        raise UsageError(f"--games must be 0 or more, got {args.games}")
+    bots = _bots(args.bots, n)
+    label = lambda s: s.name + (f" draft {s.draft}" if s.draft is not None else "")  # noqa: E731
+    rules = sdiff.rules_diff(old, new)
+    result = {
+        "soan_diff": 1,
+        "old": {"path": old.path, "label": label(old)}, "new": {"path": new.path, "label": label(new)},
+        "rules": [{**attrs.asdict(r), "diff": r.unified()} for r in rules],
+        "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},
+        "play": None,
+    }
+    if args.games:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        try:
+            with Progress(TextColumn("playing both drafts"), BarColumn(), MofNCompleteColumn(), console=err,
+                          transient=True, disable=not err.is_terminal) as prog:
+                task = prog.add_task("games", total=args.games)
+                result["play"] = sdiff.play_diff(api.tables(old, n), api.tables(new, n), args.games, args.seed, bots,
+                                                 progress=lambda k: prog.update(task, completed=k))
+        except SpecRuntimeError as e:
+            return _runtime_error(new, e, err)
+    if args.html:
+        Path(args.html).write_text(diff_html(result), encoding="utf-8")
+    if args.json:
+        _emit_json(result)
+        return EXIT_OK
+    _print_diff(result, out)
+    if args.html:
+        out.print(f"HTML report written to {args.html}", markup=False)
+    return EXIT_OK
+
+
+def _print_diff(result: dict, out: Console) -> None:
+    out.print(f"[bold]{result['old']['label']} → {result['new']['label']}[/bold]")
+    rules = result["rules"]
+    out.print(f"\n[bold]Rules[/bold]: {len(rules)} change{'s' if len(rules) != 1 else ''}"
+              + (" (the rules are the same)" if not rules else ""))
+    for r in rules:
+        mark = {"added": "+", "removed": "-", "changed": "~"}[r["status"]]
+        out.print(f"  {mark} {r['category']} [bold]{r['name']}[/bold] {r['status']}"
+                  f"  [dim]{r['old_where'] or ''}{' → ' if r['old_where'] and r['new_where'] else ''}{r['new_where'] or ''}[/dim]")
+        for line in r["diff"].splitlines()[2:]:
+            style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+            out.print(f"      {line}", style=style, markup=False)
+    fo, fn = result["facts"]["old"], result["facts"]["new"]
+    out.print("\n[bold]Declared bounds[/bold]")
+    for k, title in (("score_bound", "score range the items' domains allow"), ("supplies", "token supplies"),
+                     ("rounds", "game length")):
+        same = fo[k] == fn[k]
+        out.print(f"  {title}: {fo[k]}" + ("" if same else f" → {fn[k]}"), markup=False)
+    play = result["play"]
+    if not play:
+        return
+    out.print(f"\n[bold]Play[/bold]: {play['games']} games each on seeds {play['seed']}.., {play['players']} players, "
+              f"bots {', '.join(play['bots'])}; differences paired by seed, 95% intervals")
+    t = Table()
+    for col in ("metric", "old", "new", "difference", "95% interval", ""):
+        t.add_column(col, justify="left" if col in ("metric", "") else "right")
+    for m in play["metrics"]:
+        t.add_row(m["metric"], f"{m['old']:.3f}", f"{m['new']:.3f}", f"{m['difference']:+.3f}",
+                  f"{m['ci95'][0]:+.2f}…{m['ci95'][1]:+.2f}", "[bold red]change[/bold red]" if m["change"] else
+                  "[dim]no evidence[/dim]")
+    out.print(t)
+    if play["items"]["only_old"] or play["items"]["only_new"]:
+        out.print(f"  scoring items only in the old draft: {play['items']['only_old'] or 'none'}; "
+                  f"only in the new: {play['items']['only_new'] or 'none'}", markup=False)
+    d = play["first_divergence"]
+    out.print("\n[bold]First divergence[/bold]")
+    if d is None:
+        out.print("  no game on these seeds took another course or ended otherwise")
+        return
+    out.print(f"  seed {d['seed']} ({d['steps']} steps): the accounts part at line {d['event']}", markup=False)
+    for line in d["before"]:
+        out.print(f"    {line}", style="dim", markup=False)
+    out.print("  old:", markup=False)
+    for line in d["old"]:
+        out.print(f"    {line}", markup=False)
+    out.print(f"    scores {d['old_result']}, winners {d['old_winners']}", markup=False)
+    out.print("  new:", markup=False)
+    for line in d["new"]:
+        out.print(f"    {line}", markup=False)
+    out.print(f"    scores {d['new_result']}, winners {d['new_winners']}", markup=False)
+
+
+COMMANDS = {"check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
+            "diff": cmd_diff}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,261 @@
+"""Comparing two drafts: in the rules (declarations matched by name), in play
+(the same seeds and bots on both, differences with confidence intervals), in
+static facts, and the first game that takes another course.
+
+Numbers in play are compared game by game on the same seed (paired), so the
+luck of the deal largely cancels; a difference is called a change only when
+its 95% interval leaves out zero.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from typing import Callable
+
+import attrs
+
+from soan.dsl import ir
+from soan.dsl.parser import split_top_level
+from soan.interpreter.play import play_game
+from soan.interpreter.runtime import Tables
+
+# ---- rules ---------------------------------------------------------------------------------------
+
+CATEGORIES = [
+    ("enum", "enums"), ("component", "components"), ("cards", "card_sets"), ("zone", "zones"), ("variable", "vars"),
+    ("token", "tokens"), ("score item", "scores"), ("option", "options"), ("assumption", "assumptions"),
+    ("open ruling", "rulings"), ("def", "defs"), ("procedure", "procedures"), ("example", "examples"),
+]
+SECTIONS = ["setup", "rounds", "scoring", "winner"]
+
+
+@attrs.frozen
+class RuleChange:
+    category: str
+    name: str
+    status: str  # added | removed | changed
+    old_where: str | None
+    new_where: str | None
+    old_text: str
+    new_text: str
+
+    def unified(self) -> str:
+        return "".join(difflib.unified_diff(self.old_text.splitlines(keepends=True), self.new_text.splitlines(keepends=True),
+                                            fromfile=self.old_where or "(none)", tofile=self.new_where or "(none)", n=2))
+
+
+def _key(node) -> str:
+    if isinstance(node, ir.CardSet):
+        return node.kind
+    if isinstance(node, ir.Example):
+        return node.title
+    return node.name
+
+
+def _declaration_text(spec: ir.Spec, node: ir.Node) -> tuple[str, str]:
+    """The whole top-level declaration a node stands in, and where."""
+    span = node.span
+    path = span.path or spec.path
+    text = spec.text_of(path)
+    best = None
+    for start, chunk in split_top_level(text):
+        if start <= span.line:
+            best = (start, chunk)
+    if best is None:
+        return "", f"{path}:{span.line}"
+    start, chunk = best
+    # a declaration's text ends at its last line of code: comments and blank lines after it belong to the next one
+    lines = chunk.rstrip().splitlines()
+    while lines and lines[-1].lstrip().startswith("#"):
+        lines.pop()
+    return "\n".join(lines) + "\n", f"{path}:{start}"
+
+
+def _var_text(spec: ir.Spec, v: ir.Var) -> tuple[str, str]:
+    path = v.span.path or spec.path
+    lines = spec.text_of(path).splitlines()
+    line = lines[v.span.line - 1] if 0 < v.span.line <= len(lines) else v.name
+    return ("player " if v.per_player else "global ") + line.strip() + "\n", f"{path}:{v.span.line}"
+
+
+def rules_diff(old: ir.Spec, new: ir.Spec) -> list[RuleChange]:
+    changes: list[RuleChange] = []
+    meta_old = (old.name, old.draft, old.min_players, old.max_players)
+    meta_new = (new.name, new.draft, new.min_players, new.max_players)
+    if meta_old != meta_new:
+        fmt = lambda m: f'game "{m[0]}" draft {m[1]} players {m[2]}..{m[3]}\n'  # noqa: E731
+        changes.append(RuleChange("game", "metadata", "changed", old.path, new.path, fmt(meta_old), fmt(meta_new)))
+    for category, field in CATEGORIES:
+        olds = {_key(n): n for n in getattr(old, field)}
+        news = {_key(n): n for n in getattr(new, field)}
+        text = _var_text if field == "vars" else _declaration_text
+        for name in list(olds) + [n for n in news if n not in olds]:
+            a, b = olds.get(name), news.get(name)
+            if a is not None and b is not None and a == b:
+                continue
+            ta, wa = text(old, a) if a is not None else ("", None)
+            tb, wb = text(new, b) if b is not None else ("", None)
+            status = "added" if a is None else "removed" if b is None else "changed"
+            changes.append(RuleChange(category, name, status, wa, wb, ta, tb))
+    for section in SECTIONS:
+        a, b = getattr(old, section), getattr(new, section)
+        if a == b:
+            continue
+        ta, wa = _declaration_text(old, a) if a is not None else ("", None)
+        tb, wb = _declaration_text(new, b) if b is not None else ("", None)
+        status = "added" if a is None else "removed" if b is None else "changed"
+        changes.append(RuleChange("section", section, status, wa, wb, ta, tb))
+    return changes
+
+
+# ---- static facts ----------------------------------------------------------------------------------
+
+
+def static_facts(spec: ir.Spec, players: int) -> dict:
+    """Bounds the spec declares, worked out for a player count: the highest
+    and lowest total its score items' domains allow, each token supply, and
+    every ranking with its tie fallback."""
+    tables = Tables(spec, players)
+    hi = lo = 0
+    bounded = True
+    for s in spec.scores:
+        if isinstance(s.domain, ir.IntDomain):
+            hi += s.domain.hi
+            lo += s.domain.lo
+        else:
+            bounded = False
+    supplies = {name: tables.rules.eval_const(t.supply, _Blank(tables)) for name, t in tables.tokens.items()}
+    rankings = sorted({f"{n.kind} … else {n.fallback} (line {n.span.line})" for n in _all_nodes(spec)
+                       if isinstance(n, ir.Ranking)})
+    if spec.winner is not None:
+        rankings.append(f"winner … else {spec.winner.fallback} (line {spec.winner.span.line})")
+    return {"score_bound": [lo, hi] if bounded else None, "supplies": supplies, "rankings": rankings,
+            "rounds": _rounds_text(spec)}
+
+
+class _Blank:
+    """Enough of a state to evaluate constant expressions (supplies) that use player_count."""
+
+    def __init__(self, tables):
+        self.t = tables
+        self.consulted = set()
+
+
+def _rounds_text(spec: ir.Spec) -> str:
+    r = spec.rounds
+    if r is None:
+        return "none"
+    if r.count is not None:
+        return f"fixed: {_show(r.count)} rounds"
+    return f"until a condition, capped at {_show(r.cap)} rounds"
+
+
+def _show(e) -> str:
+    return str(e.value) if isinstance(e, ir.Int) else "an expression"
+
+
+def _all_nodes(spec: ir.Spec):
+    roots = [d.body for d in spec.defs] + [p.body for p in spec.procedures]
+    roots += [x for x in (spec.setup, spec.rounds, spec.scoring) if x is not None]
+    for root in roots:
+        yield from ir.walk(root)
+
+
+# ---- play --------------------------------------------------------------------------------------------
+
+
+def _ci(diffs: list[float]) -> tuple[float, float, float]:
+    """Mean and 95% interval of paired differences (normal approximation)."""
+    n = len(diffs)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, mean, mean
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def _game_metrics(rec, scores: list[str]) -> dict:
+    res = rec.result
+    n = rec.log["players"]
+    seats = [f"P{i + 1}" for i in range(n)]
+    m = {"mean score": sum(res["scores"].values()) / n,
+         "decisions": float(sum(1 for s in rec.log["steps"] if "move" in s)),
+         "rounds": float(res["rounds"]),
+         "draw": 1.0 if res["draw"] else 0.0,
+         "eliminations": float(len(res["eliminated"]))}
+    for s in seats:
+        m[f"win rate {s}"] = (1.0 / len(res["winners"])) if (s in res["winners"] and not res["draw"]) else 0.0
+    for item in scores:
+        m[f"points: {item}"] = sum(res["breakdown"][s][item] for s in seats) / n
+    return m
+
+
+def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[str],
+              progress: Callable[[int], None] | None = None) -> dict:
+    """Both drafts on seeds seed..seed+games-1 with the same bots; paired
+    differences per metric; the first game whose course or outcome differs."""
+    items = [s for s in old_t.scores if s in new_t.scores]
+    only_old = [s for s in old_t.scores if s not in new_t.scores]
+    only_new = [s for s in new_t.scores if s not in old_t.scores]
+    per_metric: dict[str, list[tuple[float, float]]] = {}
+    old_scores, new_scores = [], []
+    old_items_all = {s: 0.0 for s in old_t.scores}
+    new_items_all = {s: 0.0 for s in new_t.scores}
+    divergence = None
+    for g in range(games):
+        s = seed + g
+        a = play_game(old_t, s, bots, narrate=True)
+        b = play_game(new_t, s, bots, narrate=True)
+        ma, mb = _game_metrics(a, items), _game_metrics(b, items)
+        for k in ma:
+            per_metric.setdefault(k, []).append((ma[k], mb[k]))
+        old_scores.extend(a.result["scores"].values())
+        new_scores.extend(b.result["scores"].values())
+        for it in old_t.scores:
+            old_items_all[it] += sum(a.result["breakdown"][p][it] for p in a.result["breakdown"]) / old_t.n
+        for it in new_t.scores:
+            new_items_all[it] += sum(b.result["breakdown"][p][it] for p in b.result["breakdown"]) / new_t.n
+        d = first_divergence(a, b)
+        if d is not None and (divergence is None or len(a.log["steps"]) < divergence["steps"]):
+            divergence = {**d, "seed": s, "steps": len(a.log["steps"])}
+        if progress:
+            progress(g + 1)
+    metrics = []
+    for k, pairs in per_metric.items():
+        mean_old = sum(p[0] for p in pairs) / len(pairs)
+        mean_new = sum(p[1] for p in pairs) / len(pairs)
+        diff, lo, hi = _ci([p[1] - p[0] for p in pairs])
+        metrics.append({"metric": k, "old": round(mean_old, 3), "new": round(mean_new, 3), "difference": round(diff, 3),
+                        "ci95": [round(lo, 3), round(hi, 3)], "change": (lo > 0 or hi < 0)})
+    return {
+        "games": games, "seed": seed, "bots": bots, "players": old_t.n,
+        "metrics": metrics,
+        "scores": {"old": old_scores, "new": new_scores},
+        "items": {"old": {k: round(v / games, 3) for k, v in old_items_all.items()},
+                  "new": {k: round(v / games, 3) for k, v in new_items_all.items()},
+                  "only_old": only_old, "only_new": only_new},
+        "first_divergence": divergence,
+        "differing_games": sum(1 for k, pairs in per_metric.items() if k == "mean score" for p in pairs if p[0] != p[1]),
+    }
+
+
+def first_divergence(a, b) -> dict | None:
+    """Where two narrated games of the same seed and bots part: the first
+    event (a move, a chance outcome, a score, a token, an elimination) that
+    differs, with a little of what came before and each side's next events."""
+    ea, eb = a.state.events, b.state.events
+    from soan.api import narrate  # the account a designer reads
+
+    la, lb = narrate(a.state), narrate(b.state)
+    if ea == eb and a.result == b.result:
+        return None
+    k = 0
+    while k < min(len(la), len(lb)) and la[k] == lb[k]:
+        k += 1
+    return {"event": k, "before": la[max(0, k - 4):k], "old": la[k:k + 6], "new": lb[k:k + 6],
+            "old_result": a.result["scores"], "new_result": b.result["scores"],
+            "old_winners": a.result["winners"], "new_winners": b.result["winners"]}
