@@ -118,6 +118,7 @@ class State:
         self.events: list[tuple] = []
         self.consulted: set[str] = set()
         self.marks: dict[tuple, int] = {}
+        self.first_marks: dict[tuple, int] = {}
         self.steps = 0
         self.ending = False
         for name, tok in t.tokens.items():
@@ -244,6 +245,7 @@ class State:
         new.events = []
         new.consulted = set(self.consulted)
         new.marks = dict(self.marks)
+        new.first_marks = dict(self.first_marks)
         new.steps = self.steps
         new.ending = self.ending
         envs: dict[int, dict] = {}
@@ -273,8 +275,13 @@ class State:
     # ---- bookkeeping ---------------------------------------------------------------------
 
     def mark(self, kind: str, site) -> None:
+        """Count an event worth analysing (a tie settled by a fallback, a short
+        supply, ...) at a rule's site, remembering the step it first happened."""
         key = (kind, site)
-        self.marks[key] = self.marks.get(key, 0) + 1
+        n = self.marks.get(key, 0)
+        if n == 0:
+            self.first_marks[key] = self.steps
+        self.marks[key] = n + 1
 
     def total_vp(self, i: int) -> int:
         return sum(v[i] for v in self.vp.values())

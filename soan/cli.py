@@ -24,6 +24,7 @@ from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 from . import api
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+PROPERTY_NAMES = ["supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings"]
 
 
 class UsageError(Exception):
@@ -108,6 +109,18 @@ def build_parser() -> _Parser:
     d.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
     d.add_argument("--json", action="store_true", help="machine-readable output")
     d.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with plots")
+
+    v = sub.add_parser("verify", allow_abbrev=False,
+                       help="prove or witness what can happen: supplies, tie-breaks, score range, termination, ...")
+    common(v)
+    v.add_argument("--only", action="append", default=[], metavar="PROPERTY",
+                   help="check only this property (repeatable): " + ", ".join(PROPERTY_NAMES))
+    v.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
+                   help="seconds of game search for witnesses (default 20)")
+    v.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed of the search (default 0)")
+    v.add_argument("--witness-dir", default="soan-witnesses", metavar="DIR",
+                   help="where witness game logs are written (default soan-witnesses/)")
+    v.add_argument("--json", action="store_true", help="machine-readable output (schema in docs/verify.md)")
 
     t = sub.add_parser("test", allow_abbrev=False, help="run the examples written in specs")
     t.add_argument("specs", nargs="+", metavar="SPEC")
@@ -429,6 +442,78 @@ def cmd_test(args, out: Console, err: Console) -> int:
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
+def cmd_verify(args, out: Console, err: Console) -> int:
+    from soan.verify.properties import verify
+
+    spec = api.load(args.spec)
+    n = _players(spec, args)
+    params = _params(spec, args)
+    for o in args.only:
+        if o not in PROPERTY_NAMES:
+            near = difflib.get_close_matches(o, PROPERTY_NAMES, n=1)
+            raise UsageError(f"unknown property '{o}'", f"did you mean '{near[0]}'?" if near else
+                             "properties: " + ", ".join(PROPERTY_NAMES))
+    if args.budget < 0:
+        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
+    stem = Path(spec.path).stem
+    wdir = Path(args.witness_dir) / f"{stem}-p{n}"
+    from rich.status import Status
+
+    try:
+        with Status("verifying", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
+            result = verify(api.tables(spec, n, params), args.budget, args.seed, set(args.only) or None, wdir,
+                            progress=lambda msg: status.update(f"verifying: {msg}"))
+    except SpecRuntimeError as e:
+        return _runtime_error(spec, e, err)
+    if args.json:
+        _emit_json(result)
+    else:
+        _print_verify(spec, result, out)
+    bad = result["summary"]["unknown"] + result["summary"]["problems"]
+    return EXIT_FINDINGS if bad else EXIT_OK
+
+
+class _NoStatus:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, msg):
+        pass
+
+
+VERDICT_STYLE = {"proved": "bold green", "witnessed": "bold yellow", "unknown": "bold red"}
+
+
+def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
+    s = result["search"]
+    out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
+              + f" — {result['players']} players; searched {s['games']} games in {s['seconds']:.1f}s from seed {s['seed']}")
+    t = Table(show_lines=False)
+    t.add_column("property")
+    t.add_column("subject")
+    t.add_column("verdict")
+    t.add_column("what")
+    for f in result["findings"]:
+        verdict = f"[{VERDICT_STYLE[f['verdict']]}]{f['verdict']}[/]" + (" [red](problem)[/red]" if f["problem"] else "")
+        t.add_row(f["property"], f["subject"], verdict, f"{f['claim']}\n[dim]{f['detail']}[/dim]")
+    out.print(t)
+    for f in result["findings"]:
+        if f["witness"] or f["moves"]:
+            out.print(f"\n[bold]{f['property']}: {f['subject']}[/bold] — {f['claim']}")
+            if f["witness"]:
+                out.print(f"  witness: {f['witness']} (soan replay {f['witness']})", markup=False)
+            for line in f["moves"]:
+                out.print(f"    {line}", markup=False)
+            if f["depends_on"]:
+                out.print(f"  depends on: {', '.join(f['depends_on'])}", markup=False)
+    sm = result["summary"]
+    out.print(f"\n{sm['proved']} proved, {sm['witnessed']} witnessed ({sm['problems']} problems), {sm['unknown']} unknown"
+              + ("" if not sm["unknown"] else " — unknown is not a pass: raise --budget or read the details"))
+
+
 def cmd_diff(args, out: Console, err: Console) -> int:
     from soan import diff as sdiff
     from soan.report import diff_html
@@ -528,7 +613,7 @@ def _print_diff(result: dict, out: Console) -> None:
 
 
 COMMANDS = {"check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
-            "diff": cmd_diff}
+            "diff": cmd_diff, "verify": cmd_verify}
 
 
 if __name__ == "__main__":  # pragma: no cover

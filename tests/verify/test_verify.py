@@ -1,0 +1,139 @@
+"""soan verify on small specs whose truth is known by hand: supplies that run
+out after exactly k takes or cannot, total and falling-through tie-breaks, a
+known maximum score, a game that can go on without end, and unknown (never a
+guess) when the budget is too small."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from soan import api
+from soan.cli import main
+from soan.verify.properties import verify
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def spec_text(supply: int, rounds: int = 5, ranking: str = "by p.seat asc else stable", extra: str = "") -> str:
+    return f"""game "Supply" players 2..2
+token chip supply {supply} hold 0..9 when short partial
+score points "points"
+component die "die" {{
+  faces: 6..6 = 6
+  state face: 1..6 = 1
+}}
+cards die in tray {{ 1 x faces = 6 }}
+zone tray: shared public unordered
+rounds {rounds} {{
+  choose by player(1) "takes a chip" {{
+    option take {{ give 1 chip to player(1) }}
+  }}
+  let first_one = best p in players {ranking}
+}}
+scoring {{
+  roll first(tray)
+  award first(tray).face to player(1) for points
+}}
+winner among p in players by vp(p) desc else draw
+{extra}
+"""
+
+
+def findings(text: str, budget: float = 3.0, max_games: int | None = 60, tmp: Path | None = None, n: int = 2):
+    spec = api.compile_text(text, "t.soan")
+    result = verify(api.tables(spec, n), budget, 0, witness_dir=tmp, max_games=max_games)
+    return {(f["property"], f["subject"]): f for f in result["findings"]}, result
+
+
+def test_a_supply_that_runs_out_after_exactly_three_takes_is_witnessed(tmp_path):
+    """Three chips and five takes: the fourth take finds the supply empty, shown by a replayable game."""
+    f, _ = findings(spec_text(3), tmp=tmp_path)
+    chip = f[("supplies", "chip")]
+    assert chip["verdict"] == "witnessed"
+    assert chip["witness"] and Path(chip["witness"]).exists()
+    log = api.load_log(chip["witness"])
+    spec = api.compile_text(spec_text(3), "t.soan")
+    st = api.replay(api.tables(spec, 2), log)
+    assert st.first_marks[next(k for k in st.first_marks if k[0] == "short_supply")] == 4
+    assert st.pv["chip"][0] == 3
+
+
+def test_a_supply_large_enough_for_every_take_is_proved():
+    """Five chips and five takes at most: z3 proves the supply never runs short."""
+    f, _ = findings(spec_text(5))
+    assert f[("supplies", "chip")]["verdict"] == "proved"
+
+
+def test_a_total_tie_break_is_proved_and_a_constant_one_falls_through():
+    """Ranking by seat separates every player; ranking by a constant ties and the shared fallback decides."""
+    f, _ = findings(spec_text(5))
+    assert f[("tiebreaks", "best at line 14")]["verdict"] == "proved"
+    g, _ = findings(spec_text(5, ranking="by 0 desc else shared"))
+    tie = g[("tiebreaks", "best at line 14")]
+    assert tie["verdict"] == "witnessed" and "shared" in tie["detail"]
+
+
+def test_the_known_maximum_score_is_proved_and_witnessed():
+    """One d6 roll scored once: the proved range is 1..6 for P1's points and a real game reaches 6."""
+    f, _ = findings(spec_text(5), budget=5, max_games=200)
+    item = f[("score", "item points")]
+    assert item["verdict"] == "proved"
+    assert item["bounds"]["proved"] == [1, 6] or item["bounds"]["proved"][1] == 6
+    assert item["bounds"]["witnessed"][1] == 6
+
+
+def test_a_game_that_can_go_on_without_end_is_witnessed_at_its_cap():
+    """A game that ends only when a player holds ten chips of a five-chip supply stops at its cap, and soan says so."""
+    text = spec_text(5).replace("rounds 5 {", "rounds until any(p in players where p.chip >= 10) cap 12 {")
+    f, _ = findings(text)
+    term = f[("termination", "game")]
+    assert term["verdict"] == "witnessed" and term["problem"] and "cap of 12" in term["detail"]
+
+
+def test_too_little_budget_gives_unknown_not_a_guess():
+    """With no time to search, what cannot be proved stays unknown."""
+    f, result = findings(spec_text(3), budget=0, max_games=0)
+    assert result["search"]["games"] == 0
+    assert f[("supplies", "chip")]["verdict"] == "unknown"
+    assert f[("supplies", "chip")]["problem"] is False
+    assert f[("supplies", "chip")]["witness"] is None
+
+
+def test_dead_parts_and_moot_rulings_are_found():
+    """A ruling nothing reads is moot, and an unused zone is reported as dead."""
+    extra = 'zone attic: shared hidden unordered\nruling odd: 0..1 = 0 "never consulted" cite "nowhere"'
+    f, _ = findings(spec_text(5, extra=extra))
+    assert f[("rulings", "odd")]["verdict"] == "proved"
+    assert ("dead", "zone attic") in f
+
+
+def test_verify_command_json_schema_and_exit_code(tmp_path, capsys):
+    """soan verify --json prints the versioned schema; an unknown or a problem makes the exit code 1."""
+    spec = tmp_path / "t.soan"
+    spec.write_text(spec_text(3), encoding="utf-8")
+    code = main(["verify", str(spec), "--players", "2", "--budget", "2", "--json", "--witness-dir", str(tmp_path / "w")])
+    out = json.loads(capsys.readouterr().out)
+    assert out["soan_verify"] == 1 and out["players"] == 2
+    assert {"property", "subject", "verdict", "claim", "bounds", "witness", "depends_on"} <= set(out["findings"][0])
+    assert code == (1 if out["summary"]["unknown"] or out["summary"]["problems"] else 0)
+    assert main(["verify", str(spec), "--only", "supplys"]) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4])
+def test_kitano_verifies_within_budget_and_every_witness_replays(n, tmp_path):
+    """On Kitano every witness replays to its recorded result and the proved score range contains every witnessed score."""
+    spec = api.load(ROOT / "specs/kitano-20.soan")
+    tables = api.tables(spec, n)
+    result = verify(tables, 15, 0, witness_dir=tmp_path)
+    for f in result["findings"]:
+        if f["witness"]:
+            log = api.load_log(f["witness"])
+            assert api.replay(tables, log).result == log["result"]
+        if f["property"] == "score" and f["verdict"] == "proved":
+            lo, hi = f["bounds"]["proved"]
+            wlo, whi = f["bounds"]["witnessed"]
+            assert lo <= wlo <= whi <= hi

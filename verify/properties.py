@@ -1,0 +1,414 @@
+"""The properties soan derives for any spec, and their verdicts.
+
+Verdicts are three-valued: *proved* (z3 or the engine's construction shows
+it, under a stated abstraction), *witnessed* (a real game shows it; the log is
+replayed before it is reported), *unknown* (neither within the budget: never
+a pass).  A witnessed verdict is a *problem* when it shows something the spec
+does not handle (a supply running short with no rule for it, a game that does
+not end); otherwise it is information (a ruling's situation arises).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+import attrs
+
+from soan.dsl import ir
+from soan.dsl.analysis import parameter_uses
+from soan.interpreter.runtime import Tables
+
+from . import solver
+from .bounds import Bounds
+from .search import SearchResult, Witness, account_around, confirm, search
+
+SCHEMA_VERSION = 1
+PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings")
+
+
+@attrs.define
+class Finding:
+    property: str
+    subject: str
+    verdict: str  # proved | witnessed | unknown
+    claim: str
+    detail: str = ""
+    problem: bool = False
+    bounds: dict | None = None
+    witness: str | None = None  # path of a replayable log
+    moves: list[str] = attrs.field(factory=list)
+    depends_on: list[str] = attrs.field(factory=list)
+
+    def to_json(self) -> dict:
+        return attrs.asdict(self)
+
+
+class Verifier:
+    def __init__(self, tables: Tables, budget: float, seed: int = 0, witness_dir: Path | None = None,
+                 progress: Callable[[str], None] | None = None, max_games: int | None = None):
+        self.t = tables
+        self.spec = tables.spec
+        self.budget = budget
+        self.seed = seed
+        self.witness_dir = witness_dir
+        self.progress = progress or (lambda msg: None)
+        self.max_games = max_games
+        self.uses = parameter_uses(self.spec)
+        self._saved: dict[int, str] = {}
+
+    def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
+        self.progress("bounding the rules")
+        self.b = Bounds(self.t)
+        self.progress("searching games for witnesses")
+        self.s = search(self.t, self.budget, self.seed, self.max_games,
+                        progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"))
+        findings: list[Finding] = []
+        for name in PROPERTIES:
+            if only and name not in only:
+                continue
+            self.progress(f"checking {name}")
+            findings.extend(getattr(self, "p_" + name)())
+        return findings, self.s
+
+    # ---- helpers
+
+    def _witness(self, w: Witness, label: str) -> tuple[str | None, list[str]]:
+        if not confirm(self.t, w):
+            return None, []
+        path = None
+        if self.witness_dir is not None:
+            key = id(w.record)
+            if key not in self._saved:
+                self.witness_dir.mkdir(parents=True, exist_ok=True)
+                # one file per game: several findings may share a witness
+                p = self.witness_dir / f"seed{w.record.log['seed']}.json"
+                p.write_text(w.record.to_json(), encoding="utf-8")
+                self._saved[key] = str(p)
+            path = self._saved[key]
+        return path, account_around(self.t, w)
+
+    def _sites(self, kind):
+        return [site for site in self.b.sites if isinstance(site.node, kind)]
+
+    def _all_rulings(self) -> list[str]:
+        return [r.name for r in self.spec.rulings]
+
+    # ---- 1. supplies
+
+    def p_supplies(self) -> list[Finding]:
+        out = []
+        for name, tok in self.t.tokens.items():
+            supply = self.t.rules.eval_const(tok.supply, _Probe(self.t))
+            terms = []
+            for site in self._sites(ir.Give):
+                if site.node.token != name:
+                    continue
+                iv = self.b.interval(site.node.amount) or (0, 10**6)
+                terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
+            rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
+            claim = f"token '{name}' (supply {supply}) never runs short"
+            w = next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
+            proof = solver.never_exceeds(terms, supply)
+            depends = [tok.short_ruling] if tok.when_short == "ruling" else []
+            if proof.status == "proved":
+                out.append(Finding("supplies", name, "proved", claim,
+                                   f"every rule that gives '{name}' firing as often as it can asks for at most {supply}",
+                                   bounds={"supply": supply}))
+            elif w is not None:
+                path, moves = self._witness(w, f"supply-{name}")
+                out.append(Finding("supplies", name, "witnessed", f"token '{name}' can run short",
+                                   f"the spec says: when short {rule}", problem=False,
+                                   bounds={"supply": supply, "demand_bound": proof.value}, witness=path, moves=moves,
+                                   depends_on=depends + sorted(w.record.log["consulted_rulings"])))
+            else:
+                out.append(Finding("supplies", name, "unknown", claim,
+                                   f"{proof.reason}; not seen short in {self.s.games} games (when short: {rule})",
+                                   bounds={"supply": supply, "demand_bound": proof.value}, depends_on=depends))
+        piles: dict[str, list] = {}
+        for site in self._sites(ir.Draw):
+            src = site.node.source
+            name = src.name if isinstance(src, ir.SharedZone | ir.Attr) else f"line {site.node.span.line}"
+            piles.setdefault(name, []).append(site)
+        for name, sites in piles.items():
+            lines = ", ".join(str(s.node.span.line) for s in sites)
+            where = f"draws from {name}"
+            ws = [self.s.marks[k] for k in (("short_draw", (s.node.span.line, s.node.span.col)) for s in sites)
+                  if k in self.s.marks]
+            if ws:
+                w = min(ws, key=lambda w: w.length)
+                path, moves = self._witness(w, f"short-draw-{name}")
+                out.append(Finding("supplies", where, "witnessed", f"a draw from {name} can find it short",
+                                   f"the spec names no rule for it (lines {lines}): the engine draws what is left",
+                                   problem=True, witness=path, moves=moves,
+                                   depends_on=sorted(w.record.log["consulted_rulings"])))
+            else:
+                out.append(Finding("supplies", where, "unknown", f"a draw from {name} never finds it short",
+                                   f"no proof for piles (lines {lines}); not seen short in {self.s.games} games"))
+        return out
+
+    # ---- 2. tie-breaks
+
+    def _rankings(self):
+        seen = set()
+        roots = [d.body for d in self.spec.defs] + [p.body for p in self.spec.procedures]
+        roots += [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
+        for root in roots:
+            for n in ir.walk(root):
+                if isinstance(n, ir.Ranking) and (n.span.line, n.span.col) not in seen:
+                    seen.add((n.span.line, n.span.col))
+                    yield n
+
+    def p_tiebreaks(self) -> list[Finding]:
+        out = []
+        items = [(n.kind, n.var, n.keys, n.fallback, n.span, n.coll) for n in self._rankings()]
+        if self.spec.winner is not None:
+            w = self.spec.winner
+            items.append(("winner", w.var, w.keys, w.fallback, w.span, w.coll))
+        for kind, var, keys, fallback, span, coll in items:
+            subject = f"{kind} at line {span.line}"
+            claim = f"the {subject} always separates its candidates"
+            injective = next((k for k in keys if _injective(k.expr, var, coll)), None)
+            w = self.s.marks.get(("tie_fallback", (span.line, span.col)))
+            if injective is not None:
+                out.append(Finding("tiebreaks", subject, "proved", claim,
+                                   "a key is different for every candidate (seat, distance or position)"))
+            elif w is not None:
+                path, moves = self._witness(w, f"tie-line{span.line}")
+                out.append(Finding("tiebreaks", subject, "witnessed", f"the {subject} can leave a tie",
+                                   f"every key tied; the spec's fallback decides: {fallback}", problem=False,
+                                   witness=path, moves=moves, depends_on=sorted(w.record.log["consulted_rulings"])))
+            else:
+                out.append(Finding("tiebreaks", subject, "unknown", claim,
+                                   f"no key is known to separate every candidate; no tie in {self.s.games} games "
+                                   f"(fallback: {fallback})"))
+        return out
+
+    # ---- 3. score range
+
+    def p_score(self) -> list[Finding]:
+        out = []
+        item_bounds = []
+        depends = sorted(r for r in self._all_rulings() if "scoring" in self.uses[r]["affects"])
+        for item in self.spec.scores:
+            terms = []
+            for site in self._sites(ir.Award):
+                if site.node.item != item.name:
+                    continue
+                iv = self.b.interval(site.node.amount)
+                terms.append((f"line {site.node.span.line}", *(iv or (-10**6, 10**6)), site.firings if iv else None))
+            cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
+            hi = solver.max_total(terms, cap) if terms else solver.Bound("proved", 0)
+            lo = solver.min_total(terms, cap) if terms else solver.Bound("proved", 0)
+            item_bounds.append((item.name, lo, hi))
+            seen_hi = self.s.best.get(f"item:{item.name}")
+            seen_lo = self.s.worst.get(f"item:{item.name}")
+            out.append(self._range_finding(f"item {item.name}", lo, hi, seen_lo, seen_hi, depends))
+        if all(lo.status == hi.status == "proved" for _, lo, hi in item_bounds):
+            terms_hi = [(n, lo.value, hi.value, 1) for n, lo, hi in item_bounds]
+            tot_hi = solver.max_total(terms_hi)
+            tot_lo = solver.min_total(terms_hi)
+        else:
+            tot_hi = tot_lo = solver.Bound("unknown", None, "an item has no proved bound")
+        out.insert(0, self._range_finding("total", tot_lo, tot_hi, self.s.worst.get("total"), self.s.best.get("total"),
+                                          depends))
+        return out
+
+    def _range_finding(self, subject, lo, hi, seen_lo, seen_hi, depends) -> Finding:
+        bounds = {"proved": [lo.value, hi.value], "witnessed": [seen_lo[0] if seen_lo else None,
+                                                                 seen_hi[0] if seen_hi else None]}
+        path, moves = (None, [])
+        if seen_hi is not None:
+            path, moves = self._witness(seen_hi[1], f"best-{subject}")
+        if lo.status == hi.status == "proved":
+            gap = None if seen_hi is None else hi.value - seen_hi[0]
+            detail = (f"proved {lo.value}..{hi.value} (declared domains and rule firings, z3); "
+                      f"witnessed {bounds['witnessed'][0]}..{bounds['witnessed'][1]}"
+                      + ("" if gap is None else f"; gap to the proved maximum: {gap}"))
+            return Finding("score", subject, "proved", f"a player's {subject} score lies in {lo.value}..{hi.value}",
+                           detail, bounds=bounds, witness=path, moves=[], depends_on=depends)
+        return Finding("score", subject, "unknown", f"a player's {subject} score is bounded",
+                       f"{hi.reason or lo.reason}; witnessed {bounds['witnessed'][0]}..{bounds['witnessed'][1]}",
+                       bounds=bounds, witness=path, depends_on=depends)
+
+    # ---- 4. termination
+
+    def p_termination(self) -> list[Finding]:
+        r = self.spec.rounds
+        if r is None:
+            return [Finding("termination", "game", "proved", "the game ends", "it has no rounds")]
+        decisions = [site.firings for site in self._sites(ir.Choose)]
+        bound = None if any(f is None for f in decisions) else sum(decisions)
+        if r.count is not None:
+            n = self.b.round_bound
+            detail = f"{n} rounds, and every loop has a bound"
+            if bound is None:
+                return [Finding("termination", "game", "unknown", f"the game ends after {n} rounds",
+                                "a rule may repeat without a known bound (recursion?)")]
+            return [Finding("termination", "game", "proved", f"the game ends after {n} rounds, within {bound} decisions",
+                            detail, bounds={"rounds": n, "decisions": bound})]
+        cap = self.b.round_bound
+        w = next((w for (k, _), w in self.s.marks.items() if k == "round_cap"), None)
+        if w is not None:
+            path, moves = self._witness(w, "round-cap")
+            return [Finding("termination", "game", "witnessed", "a game can go on without end",
+                            f"it reached the spec's declared cap of {cap} rounds (an assumption, not a rule)",
+                            problem=True, bounds={"cap": cap}, witness=path, moves=moves,
+                            depends_on=sorted(w.record.log["consulted_rulings"]))]
+        return [Finding("termination", "game", "unknown", "every game ends before the cap",
+                        f"the end condition is not proved; the cap of {cap} rounds was never reached in "
+                        f"{self.s.games} games", bounds={"cap": cap})]
+
+    # ---- 5. conservation
+
+    def p_conservation(self) -> list[Finding]:
+        checked = f"and checked at every step of {min(self.s.games, 20)} games ({self.s.invariant_steps} states)"
+        return [
+            Finding("conservation", "cards", "proved", "every card is in exactly one zone",
+                    f"by the engine's construction: cards only move, never copy or vanish, {checked}"),
+            Finding("conservation", "supplies", "proved", "no supply goes below zero, no holding leaves its domain",
+                    f"by the engine's construction: a give takes at most what is left and every holding is "
+                    f"domain-checked, {checked}"),
+        ]
+
+    # ---- 6. dead parts
+
+    def p_dead(self) -> list[Finding]:
+        spec = self.spec
+        text_nodes = list(_all_rule_nodes(spec))
+        attrs_read = {n.name for n in text_nodes if isinstance(n, ir.Attr)}
+        zones_read = {n.name for n in text_nodes if isinstance(n, ir.SharedZone)} | attrs_read
+        params_read = {n.name for n in text_nodes if isinstance(n, ir.Param)}
+        params_read |= {t.short_ruling for t in spec.tokens if t.short_ruling}
+        params_read |= {c.assumed for c in spec.card_sets if c.assumed}
+        called = {n.proc for n in text_nodes if isinstance(n, ir.Do)}
+        used_defs = {n.func for n in text_nodes if isinstance(n, ir.Call)}
+        awarded = {n.item for n in text_nodes if isinstance(n, ir.Award)}
+        symbols = {n.name for n in text_nodes if isinstance(n, ir.Symbol)}
+        with_cards = {c.kind for c in spec.card_sets}
+        found = []
+        for c in spec.components:
+            if c.name not in with_cards:
+                found.append(("component", c.name, "has no cards"))
+            for f in c.fields:
+                if f.name not in attrs_read and not (f.name == "faces" and any(isinstance(n, ir.Roll) for n in text_nodes)):
+                    found.append(("field", f"{c.name}.{f.name}", "is never read"))
+        for z in spec.zones:
+            if z.name not in zones_read and not any(cs.zone == z.name for cs in spec.card_sets):
+                found.append(("zone", z.name, "is never used"))
+        for s in spec.scores:
+            if s.name not in awarded:
+                found.append(("score item", s.name, "is never awarded"))
+        for p in spec.procedures:
+            if p.name not in called:
+                found.append(("procedure", p.name, "is never run"))
+        for d in spec.defs:
+            if d.name not in used_defs:
+                found.append(("def", d.name, "is never used"))
+        for o in spec.options:
+            if o.name not in params_read:
+                found.append(("option", o.name, "is never read"))
+        for r in spec.rulings:
+            if r.name not in params_read:
+                found.append(("ruling", r.name, "is never read: it decides nothing"))
+        for a in spec.assumptions:
+            if a.value is not None and a.name not in params_read:
+                found.append(("assumption", a.name, "is never read"))
+        for e in spec.enums:
+            if e.name not in symbols and not any(v in symbols for v in e.values) and not any(
+                    isinstance(f.domain, ir.EnumDomain) and f.domain.name == e.name for c in spec.components
+                    for f in c.fields):
+                found.append(("enum", e.name, "is never used"))
+        if not found:
+            return [Finding("dead", "spec", "proved", "every declared part is used by some rule",
+                            "components, fields, zones, score items, procedures, defs, options and rulings")]
+        return [Finding("dead", f"{kind} {name}", "witnessed", f"{kind} '{name}' {why}",
+                        "nothing in the rules refers to it", problem=False) for kind, name, why in found]
+
+    # ---- 7. open rulings
+
+    def p_rulings(self) -> list[Finding]:
+        out = []
+        for r in self.spec.rulings:
+            read = self.uses[r.name]["read_by"]
+            if not read:
+                out.append(Finding("rulings", r.name, "proved", f"the situation of ruling '{r.name}' cannot arise",
+                                   "no rule reads it: it is moot"))
+                continue
+            w = self.s.consulted.get(r.name)
+            if w is None:
+                out.append(Finding("rulings", r.name, "unknown", f"the situation of ruling '{r.name}' can arise",
+                                   f"read by {', '.join(read)}, but not reached in {self.s.games} games"))
+                continue
+            path, _ = self._witness(w, f"ruling-{r.name}")
+            matters = self._matters(r, w)
+            out.append(Finding("rulings", r.name, "witnessed", f"the situation of ruling '{r.name}' arises",
+                               (f"another resolution changes this game's result: {matters}" if matters else
+                                "in this game the other resolutions give the same result"),
+                               witness=path, depends_on=[r.name]))
+        return out
+
+    def _matters(self, r: ir.Ruling, w: Witness) -> str | None:
+        values = self.t.domain_values(r.domain)
+        current = self.t.params[r.name]
+        log = w.record.log
+        for v in values:
+            if v == current or len(values) > 8:
+                continue
+            try:
+                alt = Tables(self.spec, self.t.n, {**self.t.overrides, r.name: v})
+                from soan.interpreter.play import play_game
+
+                rec = play_game(alt, log["seed"], log["bots"])
+            except Exception:
+                continue
+            if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
+                return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
+        return None
+
+
+class _Probe:
+    def __init__(self, tables):
+        self.t = tables
+        self.consulted = set()
+
+
+def _injective(e: ir.Expr, var: str, coll: ir.Expr) -> bool:
+    match e:
+        case ir.Attr(obj=ir.Local(name=v), name="seat") if v == var:
+            return True
+        case ir.Call(func="distance", args=(a, b)) if (isinstance(b, ir.Local) and b.name == var) or (
+                isinstance(a, ir.Local) and a.name == var):
+            return True
+        case ir.Call(func="position", args=(ir.Local(name=v),)) if v == var and isinstance(coll, ir.SharedZone):
+            return True
+    return False
+
+
+def _all_rule_nodes(spec: ir.Spec):
+    roots = [d.body for d in spec.defs] + [p.body for p in spec.procedures]
+    roots += [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
+    roots += [t.supply for t in spec.tokens] + [z.capacity for z in spec.zones if z.capacity is not None]
+    for root in roots:
+        yield from ir.walk(root)
+
+
+def verify(tables: Tables, budget: float, seed: int = 0, only: set[str] | None = None,
+           witness_dir: Path | None = None, progress=None, max_games: int | None = None) -> dict:
+    v = Verifier(tables, budget, seed, witness_dir, progress, max_games)
+    findings, s = v.run(only)
+    return {
+        "soan_verify": SCHEMA_VERSION,
+        "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path},
+        "players": tables.n,
+        "budget_seconds": budget,
+        "search": {"games": s.games, "seconds": round(s.seconds, 2), "seed": seed},
+        "findings": [f.to_json() for f in findings],
+        "summary": {k: sum(1 for f in findings if f.verdict == k) for k in ("proved", "witnessed", "unknown")}
+        | {"problems": sum(1 for f in findings if f.problem)},
+    }
+
+
+def dumps(result: dict) -> str:
+    return json.dumps(result, ensure_ascii=False, indent=2)

@@ -1,0 +1,90 @@
+"""Every z3 construction soan makes lives here.  Each solver call has a time
+limit and a resource limit, and its answer is three-valued: a proof, a
+counterexample, or unknown (which is never reported as a pass)."""
+
+from __future__ import annotations
+
+import attrs
+import z3
+
+TIMEOUT_MS = 5_000
+RLIMIT = 5_000_000
+
+
+@attrs.frozen
+class Bound:
+    status: str  # "proved" | "unknown"
+    value: int | None
+    reason: str = ""
+
+
+def _limit(s) -> None:
+    s.set("timeout", TIMEOUT_MS)
+    s.set("rlimit", RLIMIT)
+
+
+def max_total(terms: list[tuple[str, int, int, int | None]], cap: tuple[int, int] | None = None) -> Bound:
+    """The largest Σ amount_i × firings_i, where amount_i lies in [lo_i, hi_i]
+    and 0 ≤ firings_i ≤ F_i, optionally with the total also inside `cap`
+    (a declared domain).  terms: (name, lo, hi, F)."""
+    return _optimise(terms, cap, maximise=True)
+
+
+def min_total(terms: list[tuple[str, int, int, int | None]], cap: tuple[int, int] | None = None) -> Bound:
+    return _optimise(terms, cap, maximise=False)
+
+
+def _optimise(terms, cap, maximise: bool) -> Bound:
+    if any(f is None for _, _, _, f in terms) and cap is None:
+        return Bound("unknown", None, "a rule fires an unbounded number of times")
+    opt = z3.Optimize()
+    _limit(opt)
+    total = z3.IntVal(0)
+    for k, (name, lo, hi, firings) in enumerate(terms):
+        if firings is None:
+            continue  # handled by the cap below: an unbounded term leaves only the declared domain
+        a = z3.Int(f"amount_{k}")
+        f = z3.Int(f"firings_{k}")
+        opt.add(a >= lo, a <= hi, f >= 0, f <= firings)
+        # each firing may give a different amount: the sum of f amounts lies in [f*lo, f*hi]
+        s = z3.Int(f"sum_{k}")
+        opt.add(s >= f * lo, s <= f * hi)
+        total = total + s
+    t = z3.Int("total")
+    if any(f is None for _, _, _, f in terms):
+        opt.add(t >= cap[0], t <= cap[1])
+    else:
+        opt.add(t == total)
+        if cap is not None:
+            opt.add(t >= cap[0], t <= cap[1])
+    h = opt.maximize(t) if maximise else opt.minimize(t)
+    result = opt.check()
+    if result != z3.sat:
+        return Bound("unknown", None, f"z3 answered {result}")
+    value = opt.upper(h) if maximise else opt.lower(h)
+    if not z3.is_int_value(value):
+        return Bound("unknown", None, "z3 found no finite optimum")
+    return Bound("proved", value.as_long())
+
+
+def never_exceeds(demand_terms: list[tuple[str, int, int, int | None]], supply: int) -> Bound:
+    """Proved when no choice of amounts and firings within their bounds makes
+    the demand exceed the supply (z3 finds the constraints unsatisfiable)."""
+    if any(f is None for _, _, _, f in demand_terms):
+        return Bound("unknown", None, "a rule giving these tokens fires an unbounded number of times")
+    s = z3.Solver()
+    _limit(s)
+    total = z3.IntVal(0)
+    for k, (name, lo, hi, firings) in enumerate(demand_terms):
+        f = z3.Int(f"firings_{k}")
+        part = z3.Int(f"part_{k}")
+        s.add(f >= 0, f <= firings, part >= f * max(lo, 0), part <= f * max(hi, 0))
+        total = total + part
+    s.add(total > supply)
+    r = s.check()
+    if r == z3.unsat:
+        return Bound("proved", supply)
+    if r == z3.sat:
+        m = s.model()
+        return Bound("unknown", m.eval(total).as_long(), "the over-approximation allows more than the supply")
+    return Bound("unknown", None, f"z3 answered {r}")
