@@ -119,6 +119,7 @@ class State:
         self.consulted: set[str] = set()
         self.marks: dict[tuple, int] = {}
         self.first_marks: dict[tuple, int] = {}
+        self.mark_events: dict[tuple, int] = {}
         self.steps = 0
         self.ending = False
         for name, tok in t.tokens.items():
@@ -246,6 +247,7 @@ class State:
         new.consulted = set(self.consulted)
         new.marks = dict(self.marks)
         new.first_marks = dict(self.first_marks)
+        new.mark_events = {}
         new.steps = self.steps
         new.ending = self.ending
         envs: dict[int, dict] = {}
@@ -281,6 +283,8 @@ class State:
         n = self.marks.get(key, 0)
         if n == 0:
             self.first_marks[key] = self.steps
+            if self.narrate:
+                self.mark_events[key] = len(self.events)  # where in the account it happened
         self.marks[key] = n + 1
 
     def total_vp(self, i: int) -> int:

@@ -19,6 +19,7 @@ from soan.interpreter.state import CHANCE, State
 class Witness:
     record: GameRecord
     step: int  # the step at which it first happened
+    key: tuple | None = None  # the mark it witnesses, if any
 
     @property
     def length(self) -> int:
@@ -89,7 +90,7 @@ def _absorb(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
     st = rec.state
     for key, first in st.first_marks.items():
         res.counts[key] += 1
-        _keep(res.marks, key, Witness(rec, first))
+        _keep(res.marks, key, Witness(rec, first, key))
     for r in rec.log["consulted_rulings"]:
         _keep(res.consulted, r, Witness(rec, 0))
     result = rec.result
@@ -118,6 +119,9 @@ def account_around(tables: Tables, w: Witness, before: int = 4, after: int = 2) 
 
     st = replay(tables, w.record.log, narrate=True)
     lines = narrate(st)
+    if w.key is not None and w.key in st.mark_events:
+        k = st.mark_events[w.key]  # events before the mark; narrate() puts a heading first
+        return lines[max(0, k + 1 - before - 2): k + 1 + after]
     # narrate() gives one line per event after its "Setup" heading; decisions and chance events are the steps.
     k, step = len(st.events) - 1, 0
     for idx, e in enumerate(st.events):
