@@ -118,6 +118,9 @@ def build_parser() -> _Parser:
     v.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
                    help="seconds of game search for witnesses (default 20)")
     v.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed of the search (default 0)")
+    v.add_argument("--games", type=int, metavar="N",
+                   help="search exactly N seeded games (and N/4 targeted ones) instead of a time budget: "
+                        "the same N and seed give the same verdicts every run")
     v.add_argument("--witness-dir", default="soan-witnesses", metavar="DIR",
                    help="where witness game logs are written (default soan-witnesses/)")
     v.add_argument("--json", action="store_true", help="machine-readable output (schema in docs/verify.md)")
@@ -462,7 +465,7 @@ def cmd_verify(args, out: Console, err: Console) -> int:
     try:
         with Status("verifying", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
             result = verify(api.tables(spec, n, params), args.budget, args.seed, set(args.only) or None, wdir,
-                            progress=lambda msg: status.update(f"verifying: {msg}"))
+                            progress=lambda msg: status.update(f"verifying: {msg}"), max_games=args.games)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.json:

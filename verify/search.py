@@ -57,12 +57,17 @@ def _check_invariants(st: State) -> None:
 
 def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None = None,
            progress: Callable[[int, float], None] | None = None, check_steps_games: int = 20) -> SearchResult:
+    """Seeded games for 70% of the budget, then hypothesis's targeted search
+    pushing the highest score up for the rest."""
     res = SearchResult()
     start = time.perf_counter()
     g = 0
     while True:
         elapsed = time.perf_counter() - start
-        if elapsed >= budget or (max_games is not None and g >= max_games):
+        if max_games is not None:
+            if g >= max_games:  # a fixed number of games: the same verdicts every run
+                break
+        elif elapsed >= budget * 0.7:
             break
         bots = _bots_for(g, tables.n)
         on_step = None
@@ -76,8 +81,83 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
         res.games = g
         if progress:
             progress(g, time.perf_counter() - start)
+    left = budget - (time.perf_counter() - start)
+    examples = None if max_games is None else max_games // 4
+    if (max_games is None and left > 0.5) or examples:
+        for rec in targeted(tables, seed, left if max_games is None else float("inf"), examples):
+            _absorb(res, rec, tables)
+            res.games += 1
     res.seconds = time.perf_counter() - start
     return res
+
+
+def play_choices(tables: Tables, seed: int, choices: list[int]) -> GameRecord:
+    """A game whose decisions follow `choices` (each taken modulo the number of
+    legal moves; 0 once they run out) and whose chance follows `seed`."""
+    import random
+
+    from soan.interpreter.play import LOG_FORMAT, spec_digest
+
+    rng = random.Random(f"soan/{seed}/chance")
+    st = State(tables).start()
+    steps: list[dict] = []
+    k = 0
+    while not st.is_terminal() and len(steps) < 100_000:
+        if st.current_player() == CHANCE:
+            outcome = st.sample_chance(rng)
+            text = st.pending.describe(outcome)
+            st.apply_chance(outcome)
+            steps.append({"chance": text, "outcome": outcome})
+        else:
+            moves = st.legal_moves()
+            i = (choices[k] if k < len(choices) else 0) % len(moves)
+            k += 1
+            p = st.current_player()
+            label = moves[i].label
+            st.apply(i)
+            steps.append({"player": p + 1, "move": label, "index": i})
+    log = {"soan_log": LOG_FORMAT,
+           "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
+                    "sha256": spec_digest(tables.spec)},
+           "players": tables.n, "seed": seed, "bots": ["targeted"] * tables.n,
+           "params": dict(sorted(tables.overrides.items())), "steps": steps, "result": st.result,
+           "consulted_rulings": sorted(st.consulted)}
+    return GameRecord(log, st)
+
+
+def targeted(tables: Tables, seed: int, seconds: float, examples: int | None = None) -> list[GameRecord]:
+    """hypothesis's targeted search (target()) for games with a high score:
+    it generates decision lists, keeps those that push the best score up, and
+    mutates them.  Derandomised, so the same seed finds the same games."""
+    from hypothesis import HealthCheck, Phase, given, settings, target
+    from hypothesis import strategies as st
+
+    found: list[GameRecord] = []
+    best = [None]
+    deadline = time.perf_counter() + seconds
+
+    @settings(max_examples=examples or 10_000, deadline=None, database=None, derandomize=True,
+              phases=[Phase.generate, Phase.target], suppress_health_check=list(HealthCheck))
+    @given(st.integers(0, 2**16), st.lists(st.integers(0, 2**16), max_size=400))
+    def run(chance_seed, choices):
+        if time.perf_counter() > deadline:
+            raise _OutOfTime  # ends the search at once: no shrinking phase runs
+        rec = play_choices(tables, seed * 100_003 + chance_seed, choices)
+        top = max(rec.result["scores"].values())
+        target(float(top), label="highest score")
+        if best[0] is None or top > best[0]:
+            best[0] = top
+            found.append(rec)
+
+    try:
+        run()
+    except Exception:  # out of time, or a spec error (which the seeded games report, not this search)
+        pass
+    return found
+
+
+class _OutOfTime(Exception):
+    pass
 
 
 def _keep(table: dict, key, w: Witness) -> None:
