@@ -64,6 +64,12 @@ def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
             if name in result:
                 result[name]["read_by"].append(sec)
     for t in spec.tokens:
+        # the supply's size is an expression, worked out at the start: it may read a parameter
+        facts[f"token {t.name}"] = _uses(t.supply)
+        for name in reach(f"token {t.name}", set()):
+            if name in result:
+                result[name]["read_by"].append(f"token {t.name}")
+                result[name]["affects"].append(f"token {t.name}")
         if t.short_ruling in result:
             result[t.short_ruling]["read_by"].append(f"token {t.name}")
             result[t.short_ruling]["affects"].append(f"token {t.name}")

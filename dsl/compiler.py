@@ -189,6 +189,9 @@ class Compiler:
 
         for c in spec.components:
             for f in c.fields:
+                if f.name in CARD_ATTRS:
+                    self.error(f.span, f"'{f.name}' is an attribute every card already has (c.{f.name}); "
+                               "a field of that name could never be read", "give the field another name")
                 self.domain(f.domain)
                 if f.default is not None:
                     self.constant_in(f.default, f.domain, f"default of '{c.name}.{f.name}'")

@@ -170,7 +170,7 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
         decisions.append(sum(1 for s in rec.log["steps"] if "move" in s))
         for r in rec.log["consulted_rulings"]:
             consulted[r] = consulted.get(r, 0) + 1
-        for (kind, _site), _count in rec.state.marks.items():
+        for kind in {kind for kind, _site in rec.state.marks}:  # once per game, however many sites
             marks[kind] = marks.get(kind, 0) + 1
         if progress:
             progress(g + 1)

@@ -418,6 +418,27 @@ def test_card_row_leaving_a_field_without_value():
     assert "each suit" in p.hint
 
 
+@pytest.mark.parametrize("name", ["kind", "owner"])
+def test_field_named_like_an_engine_card_attribute_is_rejected(name):
+    """A component field called kind or owner would be hidden by the engine's own attribute, so check rejects it at the field (facedown and zone are keywords already)."""
+    text = CARDS.replace("  value: 1..5 = 1\n", f"  value: 1..5 = 1\n  {name}: 1..3 = 1\n")
+    err = problems_of(text, "attr.soan")
+    (p,) = err.problems
+    assert f"'{name}' is an attribute every card already has" in p.message
+    assert p.span.line == line_of(text, rf"^\s+{name}: 1\.\.3")
+
+
+def test_an_assumption_sizing_a_token_supply_is_listed_as_affecting_that_token():
+    """An assumption read only by a token's supply expression (directly or through a def) affects that token, not 'nothing'."""
+    text = MINI + '''assume chips: 5..50 = 20 "How many chips there are."
+def chip_count = chips * 2
+token chip supply chip_count hold 0..100 when short partial
+'''
+    report = api.check_report(compile_text(text, "chips.soan"))
+    (a,) = report["assumptions"]
+    assert a["affects"] == ["token chip"]
+
+
 def test_example_without_expect():
     """An example that expects nothing is an error telling the designer to add an expect."""
     err = problems_of(MINI + 'example "nothing" { players 2 run { } }\n', "ex.soan")

@@ -182,3 +182,26 @@ def test_a_value_leaving_its_domain_is_a_located_error():
     assert "outside its domain 0..99" in e.value.message
     assert e.value.span.line == bad.splitlines().index(
         next(l for l in bad.splitlines() if "+= 100" in l)) + 1
+
+
+EMPTY_CHOICES = """
+game "Empty choices" players 2..2
+component chip { worth: 1..1 = 1 }
+zone pile: shared public unordered
+zone spent: shared public unordered
+score s
+rounds 1 {
+  for p in players {
+    choose c from pile by p "takes" { move c to spent }
+    choose c from spent by p "returns" { move c to pile }
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_simulate_counts_a_mark_once_per_game_however_many_rules_raise_it():
+    """Empty choices at two places in every game give a share of 100% of games, not 200%."""
+    spec = compile_text(EMPTY_CHOICES, "empty.soan")
+    summary = api.simulate(api.tables(spec, 2), 4, 0, ["random", "random"])
+    assert summary["games_with"]["no_choice"] == 1.0
