@@ -24,6 +24,7 @@ from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 from . import api
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
 PROPERTY_NAMES = ["supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings"]
 
 
@@ -425,11 +426,12 @@ def cmd_test(args, out: Console, err: Console) -> int:
             continue
         results = api.run_examples(spec)
         for r in results:
-            all_results.append({"spec": path, "example": r.title, "passed": r.passed, "line": r.span.line,
-                                "failures": list(r.failures)})
+            where = r.span.path or path  # an example may come from the spec this one extends
+            all_results.append({"spec": path, "file": where, "example": r.title, "passed": r.passed,
+                                "line": r.span.line, "failures": list(r.failures)})
             if not args.json:
                 mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
-                out.print(f"{mark} {path}:{r.span.line} {r.title}")
+                out.print(f"{mark} {where}:{r.span.line} {r.title}", highlight=False)
                 for f in r.failures:
                     out.print(f"     {f}", markup=False)
             failed += not r.passed
@@ -568,13 +570,25 @@ def _print_diff(result: dict, out: Console) -> None:
     rules = result["rules"]
     out.print(f"\n[bold]Rules[/bold]: {len(rules)} change{'s' if len(rules) != 1 else ''}"
               + (" (the rules are the same)" if not rules else ""))
+    if rules:
+        by_cat: dict[str, dict[str, int]] = {}
+        for r in rules:
+            by_cat.setdefault(r["category"], {}).setdefault(r["status"], 0)
+            by_cat[r["category"]][r["status"]] += 1
+        out.print("  " + "; ".join(f"{cat}: " + ", ".join(f"{n} {st}" for st, n in sts.items())
+                                   for cat, sts in by_cat.items()), markup=False)
     for r in rules:
         mark = {"added": "+", "removed": "-", "changed": "~"}[r["status"]]
         out.print(f"  {mark} {r['category']} [bold]{r['name']}[/bold] {r['status']}"
                   f"  [dim]{r['old_where'] or ''}{' → ' if r['old_where'] and r['new_where'] else ''}{r['new_where'] or ''}[/dim]")
-        for line in r["diff"].splitlines()[2:]:
+        if r["status"] != "changed":
+            continue  # added and removed declarations are named; their text is in --json and --html
+        lines = r["diff"].splitlines()[2:]
+        for line in lines[:DIFF_LINES]:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
             out.print(f"      {line}", style=style, markup=False)
+        if len(lines) > DIFF_LINES:
+            out.print(f"      ... {len(lines) - DIFF_LINES} more lines (see --html or --json)", style="dim", markup=False)
     fo, fn = result["facts"]["old"], result["facts"]["new"]
     out.print("\n[bold]Declared bounds[/bold]")
     for k, title in (("score_bound", "score range the items' domains allow"), ("supplies", "token supplies"),

@@ -147,3 +147,28 @@ def test_diff_refuses_drafts_with_no_common_player_count(tmp_path, capsys):
     b = write(tmp_path, "b.soan", BASE.replace("players 2..3", "players 4..5"))
     assert main(["diff", str(a), str(b)]) == 2
     assert "share no player count" in capsys.readouterr().err
+
+
+def test_pitmaster_19_to_20_shows_exactly_the_listed_changes():
+    """The rebuilt draft 19 differs from draft 20 in exactly the reversed changes of draft 20's list."""
+    old = load_spec(ROOT / "specs/pitmaster-19.soan")
+    new = load_spec(ROOT / "specs/pitmaster-20.soan")
+    changes = {(c.category, c.name, c.status) for c in sdiff.rules_diff(old, new)
+               if c.category not in ("example", "assumption")}
+    assert changes == {
+        ("game", "metadata", "changed"),
+        ("score item", "idea_vp", "added"),          # 6: discard an idea card for 1 VP
+        ("procedure", "turn", "changed"),            # 6: ... offered in the turn
+        ("procedure", "side_work", "changed"),       # 2: growth moved to the side dish area
+        ("procedure", "sauce_work", "changed"),      # 2: ... from the BBQ sauce area
+        ("def", "max_roast", "changed"),             # 3: smoke's value token raises the max roast level
+        ("def", "synergy_of", "changed"),            # 4: synergy bonus restored
+    }
+
+
+def test_a_full_rewrite_diff_stays_readable(capsys):
+    """BBQP 9 → Pitmaster 20 (a full rewrite) summarises its changes by category and names added and removed parts without their text."""
+    assert main(["diff", str(ROOT / "specs/bbqp-9.soan"), str(ROOT / "specs/pitmaster-20.soan"), "-n", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Rules:" in out and "removed" in out and "added" in out
+    assert len(out.splitlines()) < 700
