@@ -19,7 +19,7 @@ BUILTIN_FUNCS: dict[str, tuple[int, int]] = {
     "abs": (1, 1), "position": (1, 1), "next": (1, 1), "distance": (2, 2), "player": (1, 1),
     "supply": (1, 1), "size": (1, 1), "reverse": (1, 1),
 }
-AGG_FUNCS = {"count", "sum", "max", "min", "any", "all", "distinct", "first", "last"}
+AGG_FUNCS = {"count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last"}
 BUILTIN_VALUES = {"round", "player_count"}
 # Attributes every card, or every player, has.
 CARD_ATTRS = {"kind", "owner", "facedown", "zone"}

@@ -741,6 +741,7 @@ def _num(v, span):
 
 _AGGS: dict[str, Callable] = {
     "count": lambda seq, span: len(seq),
+    "size": lambda seq, span: len(seq),
     "sum": lambda seq, span: sum(_num(v, span) for v in seq),
     "max": lambda seq, span: max(seq, key=_cmp_key) if seq else None,
     "min": lambda seq, span: min(seq, key=_cmp_key) if seq else None,

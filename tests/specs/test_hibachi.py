@@ -1,0 +1,176 @@
+"""Playing Hibachi TJ's rules: invariants at every step of random games at 2, 3
+and 4 players, the adjustable toss skill, determinism and replay."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from soan import api
+from soan.interpreter.state import CHANCE, State
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC_PATH = ROOT / "specs" / "hibachi.soan"
+GAMES_PER_COUNT = 15         # 0.2 to 0.5 s a game with the checks: the file runs in about 20 s
+
+_SPEC = None
+_TABLES: dict = {}
+
+
+def spec():
+    global _SPEC
+    if _SPEC is None:
+        _SPEC = api.load(SPEC_PATH)
+    return _SPEC
+
+
+def tables_for(n: int, **params):
+    key = (n, tuple(sorted(params.items())))
+    if key not in _TABLES:
+        _TABLES[key] = api.tables(spec(), n, api.parse_params(spec(), {k: str(v) for k, v in params.items()}))
+    return _TABLES[key]
+
+
+# Where each kind of piece may lie (per-player zones by name).
+PLACES = {
+    "ingredient": {"ingredient_deck", "discard", "frame", "pantry", "looking"},
+    "chili": {"chili_pile", "chilis"},
+    "recipe": {"recipe_deck", "menu", "recipes", "cooked"},
+    "chip": {"chips", "kitchen", "off_board"},
+}
+TOTALS = {"ingredient": 54, "chili": 10, "recipe": 18}
+
+
+def check_invariants(s: State) -> None:
+    t = s.t
+    # Every card and chip lies in exactly one zone, and the index agrees with the zones.
+    seen = Counter(c for zone in s.zones for c in zone)
+    assert sorted(seen) == list(range(t.n_cards)), "a card is missing"
+    assert max(seen.values()) == 1, "a card is in two places"
+    for slot, zone in enumerate(s.zones):
+        for c in zone:
+            assert s.loc[c] == slot
+    # Each kind stays in its own places, in full; chips stay with their colour.
+    per_kind = Counter()
+    for slot, zone in enumerate(s.zones):
+        z, owner = t.zone_slots[slot]
+        for c in zone:
+            kind = t.kind[c]
+            if kind == "chip" and t.owner[c] is None:
+                assert z.name == "box", "an unused colour's chip left the box"
+                continue
+            assert z.name in PLACES[kind], f"a {kind} lies in {z.name}"
+            per_kind[kind] += 1
+            if kind == "chip":
+                assert owner is None or owner == t.owner[c], "a chip lies in another player's zone"
+                on = (s.cs["on_plate"][c] is not None) + (s.cs["on_space"][c] is not None)
+                assert on == (1 if z.name == "kitchen" else 0), "a chip's spot disagrees with where it lies"
+    assert {k: per_kind[k] for k in TOTALS} == TOTALS
+    assert per_kind["chip"] == 6 * t.n
+    # Money never negative, the bank never below zero, and no yen made or lost (the bank pays only what it has).
+    assert s.supply["yen"] >= 0
+    assert all(v >= 0 for v in s.pv["yen"])
+    assert s.supply["yen"] + sum(s.pv["yen"]) == t.params["bank_total"]
+    # A completed recipe is a point; nobody passes three.
+    for i in range(t.n):
+        cooked = len(s.zones[t.slot_of[("cooked", i)]])
+        assert cooked == s.vp["cooked_recipes"][i] <= 3
+    # A decision always offers at least one move, without duplicates.
+    if s.current_player() >= 0:
+        labels = [m.label for m in s.legal_moves()]
+        assert labels and len(set(labels)) == len(labels)
+
+
+def play_checked(tables, seed: int, on_step=None) -> State:
+    rng = random.Random(seed)
+    s = State(tables).start()
+    check_invariants(s)
+    steps = 0
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(rng))
+        else:
+            s.apply(rng.randrange(len(s.legal_moves())))
+        check_invariants(s)
+        if on_step:
+            on_step(s)
+        steps += 1
+        assert steps < 20000
+    return s
+
+
+def check_ending(s: State) -> None:
+    res = s.result
+    cooked = {f"P{i + 1}": len(s.zones[s.t.slot_of[("cooked", i)]]) for i in range(s.t.n)}
+    if res["winners"]:
+        # the only way to win: the immediate win at three recipes
+        assert len(res["winners"]) == 1 and cooked[res["winners"][0]] == 3
+        assert res["reason"] == "immediate win"
+    else:
+        # a game stopped by the round cap, or with no recipe left to cook, has no winner
+        assert all(v < 3 for v in cooked.values())
+    assert res["rounds"] <= s.t.params["stop_after_rounds"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_random_games_keep_invariants(n):
+    """Random games at each player count keep every card and chip in one place, money and supplies non-negative and yen conserved at every step, and end with a three-recipe winner or no winner."""
+    tables = tables_for(n)
+    for seed in range(GAMES_PER_COUNT):
+        s = play_checked(tables, 1000 * n + seed)
+        check_ending(s)
+
+
+def test_perfect_skill_never_voids_a_chip():
+    """With toss_skill 10 every chip lands where it was aimed: none is ever void, so nobody gets a chili card."""
+    tables = tables_for(3, toss_skill=10)
+
+    def no_void(s):
+        assert not s.zones[s.t.slot_of[("off_board", -1)]]
+        assert all(not s.zones[s.t.slot_of[("chilis", i)]] for i in range(s.t.n))
+
+    check_ending(play_checked(tables, 7, no_void))
+
+
+def _flight_chances(tables, seed: int) -> dict:
+    """The chance outcomes of the first toss's flight in a game ({} if round 1 has none)."""
+    s = State(tables).start()
+    rng = random.Random(seed)
+    while s.round <= 1 and not s.is_terminal():
+        if s.current_player() == CHANCE:
+            outcomes = s.chance_outcomes()
+            if outcomes and any(label == "lands_elsewhere" for label, _ in outcomes):
+                return dict(outcomes)
+            s.apply_chance(s.sample_chance(rng))
+        else:
+            s.apply(0)
+    assert s.round == 2
+    return {}
+
+
+@pytest.mark.parametrize("skill, aim, elsewhere, void", [
+    (7, Fraction(7, 10), Fraction(2, 10), Fraction(1, 10)),
+    (0, None, Fraction(2, 3), Fraction(1, 3)),
+    (10, None, None, None),      # one possible outcome: no chance event at all
+])
+def test_toss_skill_sets_the_landing_chances(skill, aim, elsewhere, void):
+    """The declared toss_skill gives the toss its chances: on the aim 3s, elsewhere 2(10 - s), void 10 - s (outcomes of weight 0 are not offered)."""
+    got = _flight_chances(tables_for(2, toss_skill=skill), 1)
+    want = {k: v for k, v in {"lands_on_aim": aim, "lands_elsewhere": elsewhere, "lands_off_board": void}.items()
+            if v is not None}
+    assert got == want
+
+
+def test_same_seed_gives_the_same_log_and_the_log_replays():
+    """Two games with the same seed write identical logs, and the log replays to the same result."""
+    t = tables_for(4)
+    a = api.play(t, 11, ["random"] * 4)
+    b = api.play(t, 11, ["random"] * 4)
+    assert a.to_json() == b.to_json()
+    log = json.loads(a.to_json())
+    assert api.replay(t, log).result == log["result"]
