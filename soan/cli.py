@@ -110,6 +110,10 @@ def build_parser() -> _Parser:
     d.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
     d.add_argument("--json", action="store_true", help="machine-readable output")
     d.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with plots")
+    d.add_argument("--verify", action="store_true",
+                   help="also run soan verify on both drafts (a fixed search) and compare verdicts and bounds")
+    d.add_argument("--verify-games", type=int, default=40, metavar="N",
+                   help="search games per draft for --verify (default 40)")
 
     v = sub.add_parser("verify", allow_abbrev=False,
                        help="prove or witness what can happen: supplies, tie-breaks, score range, termination, ...")
@@ -554,15 +558,36 @@ def cmd_diff(args, out: Console, err: Console) -> int:
                                                  progress=lambda k: prog.update(task, completed=k))
         except SpecRuntimeError as e:
             return _runtime_error(new, e, err)
+    result["verification"] = None
+    if args.verify:
+        try:
+            result["verification"] = sdiff.verification_diff(api.tables(old, n), api.tables(new, n),
+                                                              args.verify_games, args.seed)
+        except SpecRuntimeError as e:
+            return _runtime_error(new, e, err)
     if args.html:
         Path(args.html).write_text(diff_html(result), encoding="utf-8")
     if args.json:
         _emit_json(result)
         return EXIT_OK
     _print_diff(result, out)
+    _print_verification_diff(result["verification"], out)
     if args.html:
         out.print(f"HTML report written to {args.html}", markup=False)
     return EXIT_OK
+
+
+def _print_verification_diff(rows, out: Console) -> None:
+    if rows is None:
+        return
+    changed = [r for r in rows if r["changed"]]
+    out.print(f"\n[bold]Verification[/bold]: {len(rows)} findings, {len(changed)} differ "
+              "(the same fixed search on both drafts)")
+    for r in changed:
+        show = lambda s: "absent" if s is None else f"{s['verdict']} {s['bounds'] or ''}".strip()  # noqa: E731
+        out.print(f"  {r['property']}: {r['subject']}: {show(r['old'])} → {show(r['new'])}", markup=False)
+        if r["new"] is not None:
+            out.print(f"      {r['new']['claim']}", style="dim", markup=False)
 
 
 def _print_diff(result: dict, out: Console) -> None:

@@ -162,6 +162,31 @@ def _all_nodes(spec: ir.Spec):
         yield from ir.walk(root)
 
 
+# ---- verification -------------------------------------------------------------------------------
+
+
+def verification_diff(old_t: Tables, new_t: Tables, games: int, seed: int) -> list[dict]:
+    """soan verify on both drafts with the same fixed search, matched by
+    property and subject: each verdict and its bounds side by side."""
+    from soan.verify.properties import verify
+
+    a = verify(old_t, 0, seed, max_games=games)
+    b = verify(new_t, 0, seed, max_games=games)
+    key = lambda f: (f["property"], f["subject"])  # noqa: E731
+    olds = {key(f): f for f in a["findings"]}
+    news = {key(f): f for f in b["findings"]}
+    rows = []
+    for k in list(olds) + [k for k in news if k not in olds]:
+        fa, fb = olds.get(k), news.get(k)
+        side = lambda f: None if f is None else {"verdict": f["verdict"], "claim": f["claim"],  # noqa: E731
+                                                  "bounds": f["bounds"], "problem": f["problem"]}
+        sa, sb = side(fa), side(fb)
+        changed = sa is None or sb is None or (sa["verdict"], sa["bounds"], sa["claim"]) != (
+            sb["verdict"], sb["bounds"], sb["claim"])
+        rows.append({"property": k[0], "subject": k[1], "old": sa, "new": sb, "changed": changed})
+    return rows
+
+
 # ---- play --------------------------------------------------------------------------------------------
 
 

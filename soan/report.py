@@ -107,6 +107,17 @@ def diff_html(result: dict) -> str:
         cls = "change" if a != b else "same"
         out.append(f"<tr><td>{_e(k)}</td><td>{_e(a)}</td><td class='{cls}'>{_e(b)}</td></tr>")
     out.append("</table>")
+    # verification
+    rows = result.get("verification")
+    if rows is not None:
+        changed = [r for r in rows if r["changed"]]
+        out.append(f"<h2>Verification: {len(changed)} of {len(rows)} findings differ</h2>"
+                   "<table><tr><th>property</th><th>subject</th><th>old</th><th>new</th></tr>")
+        show = lambda s: "absent" if s is None else f"{s['verdict']} {s['bounds'] or ''}"  # noqa: E731
+        for r in changed:
+            out.append(f"<tr><td>{_e(r['property'])}</td><td>{_e(r['subject'])}</td><td>{_e(show(r['old']))}</td>"
+                       f"<td class='change'>{_e(show(r['new']))}</td></tr>")
+        out.append("</table>")
     # play
     play = result.get("play")
     if play:

@@ -172,3 +172,16 @@ def test_a_full_rewrite_diff_stays_readable(capsys):
     out = capsys.readouterr().out
     assert "Rules:" in out and "removed" in out and "added" in out
     assert len(out.splitlines()) < 700
+
+
+def test_verification_side_by_side_shows_the_moved_score_bound(capsys):
+    """With --verify, Kitano 19 → 20 shows the proved lower bound of the anger item moving from -2 to -3."""
+    code = main(["diff", str(ROOT / "specs/kitano-19.soan"), str(ROOT / "specs/kitano-20.soan"), "-n", "0",
+                 "--verify", "--verify-games", "8", "--json"])
+    assert code == 0
+    rows = json.loads(capsys.readouterr().out)["verification"]
+    anger = next(r for r in rows if r["property"] == "score" and r["subject"] == "item taiko_anger")
+    assert anger["changed"]
+    assert anger["old"]["bounds"]["proved"] == [-2, 0] and anger["new"]["bounds"]["proved"] == [-3, 0]
+    same = next(r for r in rows if r["property"] == "termination")
+    assert not same["changed"]
