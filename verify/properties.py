@@ -378,9 +378,15 @@ def _injective(e: ir.Expr, var: str, coll: ir.Expr) -> bool:
     match e:
         case ir.Attr(obj=ir.Local(name=v), name="seat") if v == var:
             return True
-        case ir.Call(func="distance", args=(a, b)) if (isinstance(b, ir.Local) and b.name == var) or (
-                isinstance(a, ir.Local) and a.name == var):
-            return True
+        case ir.Call(func="distance", args=(a, b)):
+            # seats are a cycle: the distance from a fixed seat to each candidate differs
+            def is_var(x):
+                return isinstance(x, ir.Local) and x.name == var
+
+            def mentions_var(x):
+                return any(isinstance(n, ir.Local) and n.name == var for n in ir.walk(x))
+
+            return (is_var(b) and not mentions_var(a)) or (is_var(a) and not mentions_var(b))
         case ir.Call(func="position", args=(ir.Local(name=v),)) if v == var and isinstance(coll, ir.SharedZone):
             return True
     return False
