@@ -37,6 +37,14 @@ def zone(s: State, name: str, owner: int = -1) -> list[int]:
     return s.zones[s.t.slot_of[(name, owner)]]
 
 
+WORKER_ZONES = ("workers", "at_main", "at_side", "at_storage", "at_sauce", "at_grill")
+
+
+def active_dice(s: State, i: int) -> list[int]:
+    """Player i's workers: the dice in hand and those placed on any work area."""
+    return [c for z in WORKER_ZONES for c in zone(s, z, i)]
+
+
 def check_invariants(s: State) -> None:
     t = s.t
     n = t.n
@@ -79,13 +87,17 @@ def check_invariants(s: State) -> None:
         # Storage cards lie under the player's own grill cards, for good.
         for c in zone(s, "attached", i):
             assert s.cs["under"][c] is not None and s.cs["under"][c].id in grills
-        # Growth swaps dice: always four workers, of the player's own set, at most d8.
-        own = [c for c in range(t.n_cards) if t.kind[c] == "worker" and t.owner[c] is not None and t.owner[c].i == i]
-        stock = set(zone(s, "dice_stock", i))
-        active = [c for c in own if c not in stock]
+        # Growth swaps dice: always four workers, at most d8 (d12 under largest_worker=d12_largest),
+        # of the player's own set unless dice_pool=shared_pool (then the per-player stocks are empty).
+        active = active_dice(s, i)
         assert len(active) == 4 or (s.round == 0 and not active)
         largest = 12 if t.params["largest_worker"] == "d12_largest" else 8
         assert all(t.fields[c]["faces"] <= largest for c in active)
+        if t.params["dice_pool"] == "own_set":
+            assert all(t.owner[c] is not None and t.owner[c].i == i for c in active)
+            assert all(t.owner[c].i == i for c in zone(s, "dice_stock", i))
+        elif s.round >= 1:
+            assert not zone(s, "dice_stock", i)
         assert s.pv["sauce"][i] <= 12
         assert len(zone(s, "style", i)) <= 1
     # Passed players hold distinct next slots 1..n.
@@ -148,21 +160,65 @@ def test_a_few_random_games_keep_the_invariants(n):
 def test_a_worker_grows_into_a_d12_only_under_the_other_reading():
     """Under largest_worker=d8_largest no player's worker is ever a d12; under d12_largest some random game grows one."""
     def grew_d12(s: State) -> bool:
-        t = s.t
-        return any(t.kind[c] == "worker" and t.fields[c]["faces"] == 12 and t.owner[c] is not None
-                   and s.loc[c] != t.slot_of[("dice_stock", t.owner[c].i)] for c in range(t.n_cards))
+        return any(s.t.fields[c]["faces"] == 12 for i in range(s.t.n) for c in active_dice(s, i))
     assert not any(grew_d12(play_checked(3, seed)) for seed in range(8))
     assert any(grew_d12(play_checked(3, seed, {"largest_worker": "d12_largest"})) for seed in range(8))
 
 
 @pytest.mark.parametrize("rule", ["judging_order=round_four_order", "start_player=judging_first",
                                   "first_suit_scope=own_dishes", "combo_counts=held_mains",
-                                  "sauce_compare=grade_count"])
+                                  "sauce_compare=grade_count", "sauce_compare=grade_level",
+                                  "sauce_match_scope=roasted_any", "firewood_scope=any_work",
+                                  "dice_pool=shared_pool", "largest_worker=d12_largest"])
 def test_every_ruling_alternative_plays_to_the_end(rule):
     """Each open ruling's other answer still plays whole games at four players with the invariants intact."""
     name, value = rule.split("=")
     for seed in range(3):
         check_ending(play_checked(4, seed, {name: value}))
+
+
+def firewood_areas(n: int, seeds, params: dict | None = None) -> Counter:
+    """For random games, count the work areas on which a player was asked to spend firewood."""
+    areas: Counter = Counter()
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = State(tables_for(n, params)).start()
+        last_area: dict[int, str] = {}
+        while not s.is_terminal():
+            p = s.current_player()
+            if p == CHANCE:
+                s.apply_chance(s.sample_chance(rng))
+                continue
+            moves = s.legal_moves()
+            k = rng.randrange(len(moves))
+            if s.pending.prompt == "on the work area":
+                last_area[p] = moves[k].label
+            elif s.pending.prompt.startswith("spends firewood"):
+                areas[last_area[p]] += 1
+            s.apply(k)
+    return areas
+
+
+def test_firewood_is_spent_only_on_the_grill_unless_the_ruling_says_any_work():
+    """Under firewood_scope=grill_only firewood is offered only for grill works; under any_work also for sauce and card-taking works."""
+    grill_only = firewood_areas(4, range(6))
+    assert grill_only and set(grill_only) == {"grill_area"}
+    any_work = firewood_areas(4, range(6), {"firewood_scope": "any_work"})
+    assert set(any_work) - {"grill_area"}
+
+
+def test_roasted_any_counts_at_least_the_judged_dishes_for_the_sauce_bonus():
+    """sauce_match_scope only changes judging: the same seeded games score the same except the '≤ sauce' item, which roasted_any never lowers and sometimes raises."""
+    raised = 0
+    for seed in range(100):
+        a = api.play(tables_for(4), seed, ["random"] * 4).result["breakdown"]
+        b = api.play(tables_for(4, {"sauce_match_scope": "roasted_any"}), seed, ["random"] * 4).result["breakdown"]
+        for who in a:
+            assert {k: v for k, v in a[who].items() if k != "sauce_match"} == \
+                   {k: v for k, v in b[who].items() if k != "sauce_match"}
+            assert b[who]["sauce_match"] >= a[who]["sauce_match"]
+            raised += b[who]["sauce_match"] > a[who]["sauce_match"]
+    assert raised > 0
 
 
 def test_unlimited_firewood_lets_holdings_pass_the_supply():
