@@ -1,5 +1,6 @@
 """Playing Hibachi TJ's rules: invariants at every step of random games at 2, 3
-and 4 players, the adjustable toss skill, determinism and replay."""
+and 4 players, the adjustable toss skill, the deliberate miss, the optional new
+head chef, the bank's shortage rule, determinism and replay."""
 
 from __future__ import annotations
 
@@ -72,10 +73,14 @@ def check_invariants(s: State) -> None:
                 assert on == (1 if z.name == "kitchen" else 0), "a chip's spot disagrees with where it lies"
     assert {k: per_kind[k] for k in TOTALS} == TOTALS
     assert per_kind["chip"] == 6 * t.n
-    # Money never negative, the bank never below zero, and no yen made or lost (the bank pays only what it has).
+    # Money never negative, the bank never below zero; no yen lost, and none made unless the bank pays
+    # beyond what it holds (ruling bank_short = unlimited).
     assert s.supply["yen"] >= 0
     assert all(v >= 0 for v in s.pv["yen"])
-    assert s.supply["yen"] + sum(s.pv["yen"]) == t.params["bank_total"]
+    if t.params["bank_short"] == "partial":
+        assert s.supply["yen"] + sum(s.pv["yen"]) == t.params["bank_total"]
+    else:
+        assert s.supply["yen"] + sum(s.pv["yen"]) >= t.params["bank_total"]
     # A completed recipe is a point; nobody passes three.
     for i in range(t.n):
         cooked = len(s.zones[t.slot_of[("cooked", i)]])
@@ -119,22 +124,92 @@ def check_ending(s: State) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_random_games_keep_invariants(n):
-    """Random games at each player count keep every card and chip in one place, money and supplies non-negative and yen conserved at every step, and end with a three-recipe winner or no winner."""
+    """Random games at each player count keep every card and chip in one place, money and supplies non-negative and no yen lost at every step, and end with a three-recipe winner or no winner."""
     tables = tables_for(n)
     for seed in range(GAMES_PER_COUNT):
         s = play_checked(tables, 1000 * n + seed)
         check_ending(s)
 
 
+def test_partial_bank_conserves_yen():
+    """With the bank paying only what it has (bank_short = partial), yen are neither made nor lost at any step."""
+    tables = tables_for(4, bank_short="partial")
+    for seed in range(5):
+        check_ending(play_checked(tables, 4000 + seed))
+
+
 def test_perfect_skill_never_voids_a_chip():
-    """With toss_skill 10 every chip lands where it was aimed: none is ever void, so nobody gets a chili card."""
-    tables = tables_for(3, toss_skill=10)
+    """With toss_skill 10 and deliberate misses forbidden every chip lands where it was aimed: none is ever void, so nobody gets a chili card."""
+    tables = tables_for(3, toss_skill=10, deliberate_miss="forbidden")
 
     def no_void(s):
         assert not s.zones[s.t.slot_of[("off_board", -1)]]
         assert all(not s.zones[s.t.slot_of[("chilis", i)]] for i in range(s.t.n))
 
     check_ending(play_checked(tables, 7, no_void))
+
+
+def _advance_to(s: State, rng, prompt: str) -> bool:
+    """Play random moves until a decision with this prompt; False if the game ends first."""
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(rng))
+        elif s.pending.prompt == prompt:
+            return True
+        else:
+            s.apply(rng.randrange(len(s.legal_moves())))
+    return False
+
+
+def test_deliberate_miss_is_void_without_chance_and_earns_a_chili():
+    """A chip thrown off the board on purpose goes off the board at once, with no chance event, and earns its owner a chili card."""
+    tables = tables_for(2, toss_skill=10)
+    s = State(tables).start()
+    rng = random.Random(3)
+    assert _advance_to(s, rng, "aims at")
+    labels = [m.label for m in s.legal_moves()]
+    assert "off_the_board" in labels
+    thrower = s.current_player()
+    s.apply(labels.index("off_the_board"))
+    off = s.zones[s.t.slot_of[("off_board", -1)]]
+    assert len(off) == 1 and s.t.owner[off[0]].i == thrower
+    assert s.current_player() != CHANCE
+    # with perfect skill and no other deliberate miss, the round's only void chip is this one
+    while s.round <= 1 and not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(rng))
+        else:
+            moves = [i for i, m in enumerate(s.legal_moves()) if m.label != "off_the_board"]
+            s.apply(rng.choice(moves))
+    assert len(s.zones[s.t.slot_of[("chilis", thrower)]]) == 1, "one void chip, one chili card (one chili cannot pay for a recipe)"
+
+
+def test_deliberate_miss_can_be_forbidden():
+    """With deliberate_miss = forbidden a player can only aim at a plate or an action space."""
+    s = State(tables_for(2, deliberate_miss="forbidden")).start()
+    assert _advance_to(s, random.Random(1), "aims at")
+    assert "off_the_board" not in [m.label for m in s.legal_moves()]
+    assert len(s.legal_moves()) == 10
+
+
+def test_new_head_chef_may_be_declined():
+    """The winner of the new head chef space may pass (the start player stays) or take the bottle (they start)."""
+    for take in (False, True):
+        found = False
+        for seed in range(20):
+            s = State(tables_for(3)).start()
+            if not _advance_to(s, random.Random(seed), "becomes the new head chef"):
+                continue
+            chef, before = s.current_player(), s.gv["head"].i
+            labels = [m.label for m in s.legal_moves()]
+            assert labels == ["take_bottle", "pass"]
+            if before == chef:
+                continue      # look for a winner who is not already the start player
+            s.apply(labels.index("take_bottle" if take else "pass"))
+            assert s.gv["head"].i == (chef if take else before)
+            found = True
+            break
+        assert found
 
 
 def _flight_chances(tables, seed: int) -> dict:
