@@ -321,22 +321,14 @@ class RuleCompiler:
 
             return op
 
-        src, where, var = self.x(s.source), self.x(s.where), s.var
+        candidates, var = self.x.binder(s.var, s.source, s.where), s.var
         body = self.block(s.body, sim)
         lo_f, hi_f, kind = self.x(s.count_lo), self.x(s.count_hi), s.count_kind
 
         def op(st, f):
             env = f.env
             p = player_index(player(st, env), span)
-            items = as_list(st, src(st, env))
-            if where is not None:
-                inner = dict(env)
-                kept = []
-                for x in items:
-                    inner[var] = x
-                    if where(st, inner):
-                        kept.append(x)
-                items = tuple(kept)
+            items, _ = candidates(st, env)
             classes = item_classes(st, items, p)
             if kind is None:
                 moves = [Move(label, members[0], key) for label, key, members in classes]
@@ -382,21 +374,13 @@ class RuleCompiler:
         return op
 
     def s_For(self, s, sim):
-        coll, where, var, span = self.x(s.coll), self.x(s.where), s.var, s.span
+        items_of, var = self.x.binder(s.var, s.coll, s.where), s.var
         inner_sim = sim or s.simultaneous
         body = self.block(s.body, inner_sim)
 
         def op(st, f):
             env = f.env
-            items = as_list(st, coll(st, env))
-            if where is not None:
-                kept = []
-                probe = dict(env)
-                for x in items:
-                    probe[var] = x
-                    if where(st, probe):
-                        kept.append(x)
-                items = tuple(kept)
+            items, _ = items_of(st, env)
             if items:
                 env[var] = items[0]
                 st.frames.append(Frame(body, env, ForLoop(items, var)))
@@ -609,21 +593,13 @@ class RuleCompiler:
     def winner_op(self, w: ir.Winner | None):
         if w is None:
             return lambda st, f: st.finish([], False, "the spec names no winner")
-        coll, where, var = self.x(w.coll), self.x(w.where), w.var
+        candidates, var = self.x.binder(w.var, w.coll, w.where), w.var
         keys = tuple((self.x(k.expr), k.descending) for k in w.keys)
         fallback, span = w.fallback, w.span
         site = (span.line, span.col)
 
         def op(st, f):
-            items = as_list(st, coll(st, {}))
-            if where is not None:
-                probe = {}
-                kept = []
-                for x in items:
-                    probe[var] = x
-                    if where(st, probe):
-                        kept.append(x)
-                items = tuple(kept)
+            items, _ = candidates(st, {})
             groups = rank_groups(st, items, {}, var, keys, span)
             if not groups:
                 st.finish([], False, "no player is left to win")

@@ -440,7 +440,10 @@ class ExprCompiler:
 
         return f
 
-    def _binder(self, var, coll, where):
+    def binder(self, var, coll, where):
+        """`var in coll where cond`, compiled: fn(state, env) -> (the items
+        kept, an env in which `var` can be bound).  Every filtering rule
+        (comprehensions, rankings, choices, loops, the winner) uses it."""
         c, w = self(coll), self(where)
 
         def items(st, env):
@@ -458,7 +461,7 @@ class ExprCompiler:
         return items
 
     def x_ListComp(self, e):
-        items, var = self._binder(e.var, e.coll, e.where), e.var
+        items, var = self.binder(e.var, e.coll, e.where), e.var
         if e.value is None:
             return lambda st, env: items(st, env)[0]
         val = self(e.value)
@@ -478,7 +481,7 @@ class ExprCompiler:
         if e.func in ("all", "any") and e.value is None and e.where is not None:
             # all/any(x in C where P): every/some x in C satisfies P
             return self.x_Agg(ir.Agg(e.func, e.var, e.coll, None, e.where, span=e.span))
-        items, var, span = self._binder(e.var, e.coll, e.where), e.var, e.span
+        items, var, span = self.binder(e.var, e.coll, e.where), e.var, e.span
         val = self(e.value)
         agg = _AGGS[e.func]
 
@@ -561,7 +564,7 @@ class ExprCompiler:
         return lambda st, env: a(st, env) if t(st, env) else b(st, env)
 
     def x_Ranking(self, e):
-        items, var = self._binder(e.var, e.coll, e.where), e.var
+        items, var = self.binder(e.var, e.coll, e.where), e.var
         keys = tuple((self(k.expr), k.descending) for k in e.keys)
         kind, fallback, span = e.kind, e.fallback, e.span
         site = (span.line, span.col)
