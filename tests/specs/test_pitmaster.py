@@ -102,7 +102,8 @@ def check_invariants(s: State) -> None:
         assert s.supply["value_token"] + sum(s.pv["value_token"]) == 24
     roast, valued = s.cs["roast"], s.cs["valued"]
     assert sum(s.pv["value_token"]) == sum(s.pv["char_value"]) + sum(1 for c in st["meat"] if valued[c])
-    assert sum(s.pv["roast_token"]) == sum(roast[c] for c in st["meat"])
+    # One roast token per card whose gauge has started (◎グリル), whatever its level.
+    assert sum(s.pv["roast_token"]) == sum(1 for c in st["meat"] if roast[c] > 0)
     check_burnt = t.params["burnt_is_main"] == "no"
     for c in st["meat"]:
         assert 0 <= roast[c] <= st["gauge"][c] + (1 if valued[c] else 0), "a roast level passed its gauge"
@@ -169,15 +170,38 @@ def test_the_extra_challenge_adds_a_second_challenge_card_in_round_three():
 
 
 def test_other_resolutions_of_open_rulings_also_keep_the_invariants():
-    """Games under other answers to the open rulings (wrapping dice, compulsory grill adjustment, per-dish signs, roastable burnt meat, ideas after placing, short token supplies) keep every invariant."""
+    """Games under other answers to the open rulings (wrapping dice, compulsory grill adjustment, per-dish signs, roastable burnt meat, ideas between a placement's steps, short token supplies) keep every invariant."""
     params = {"die_edge": "wrap", "grill_adjust": "must_act", "grill_sign": "per_dish", "burnt_is_main": "yes",
-              "ideas_after_placing": "yes", "grill_reshuffle": "grill_phase_only", "roast_shortage": "partial",
-              "value_shortage": "unlimited", "auto_grill_fire": 2, "dynamo_reading": "four_of_a_suit",
-              "full_house_reading": "exactly", "genesis_reading": "all_distinct", "set_dishes": "mains_only",
-              "first_attack_dishes": "mains_only"}
+              "idea_mid_turn": "yes", "grill_reshuffle": "grill_phase_only", "roast_shortage": "partial",
+              "value_shortage": "unlimited", "dynamo_reading": "four_of_a_suit",
+              "full_house_reading": "exactly", "genesis_reading": "all_distinct", "set_dishes": "mains_only"}
     for n in (3, 4):
         for seed in range(10):
             check_ending(play_checked(n, seed, params))
+
+
+def labels_seen(n: int, seeds, params: dict | None = None) -> set[str]:
+    labels: set[str] = set()
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = State(tables_for(n, params)).start()
+        while not s.is_terminal():
+            if s.current_player() == CHANCE:
+                s.apply_chance(s.sample_chance(rng))
+                continue
+            moves = s.legal_moves()
+            labels.update(m.label for m in moves)
+            s.apply(rng.randrange(len(moves)))
+    return labels
+
+
+def test_idea_cards_between_a_placements_steps_only_under_the_ruling():
+    """The window for idea cards between a placement's steps (the go_on move) opens only when ruling idea_mid_turn is yes, and no turn goes on after its placement (no end_turn move)."""
+    plain = labels_seen(4, range(3))
+    mid = labels_seen(4, range(3), {"idea_mid_turn": "yes"})
+    assert "go_on" not in plain and "end_turn" not in plain
+    assert "go_on" in mid and "end_turn" not in mid
+    assert "place_worker" in plain and "use_idea" in plain
 
 
 def test_setup_deals_what_the_draft_says():
