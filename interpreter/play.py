@@ -57,10 +57,22 @@ def bot_names(spec_text: str | None, n: int) -> list[str]:
 
 def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
               on_step: Callable[[State], None] | None = None) -> GameRecord:
-    """Play one game.  `on_step` (for tests) is called on every state reached."""
-    n = tables.n
-    chance_rng = random.Random(f"soan/{seed}/chance")
+    """Play one game with bots.  `on_step` (for tests) is called on every state reached."""
     players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
+
+    def choose(st: State, p: int, moves) -> int:
+        info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
+                        (lambda rng, s=st, q=p: determinize(s, q, rng)))
+        return players[p].choose(info) if len(moves) > 1 else 0
+
+    return record_game(tables, seed, choose, list(bots), narrate, on_step)
+
+
+def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], int], bots: list[str],
+                narrate: bool = False, on_step: Callable[[State], None] | None = None) -> GameRecord:
+    """Play one game to its end, chance drawn from `seed` and each decision
+    taken by `choose(state, player, moves) -> index`, and log every step."""
+    chance_rng = random.Random(f"soan/{seed}/chance")
     st = State(tables, narrate=narrate).start()
     steps: list[dict] = []
     if on_step:
@@ -76,9 +88,7 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
             steps.append({"chance": text, "outcome": outcome})
         else:
             moves = st.legal_moves()
-            info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
-                            (lambda rng, s=st, q=p: determinize(s, q, rng)))
-            i = players[p].choose(info) if len(moves) > 1 else 0
+            i = choose(st, p, moves)
             label = moves[i].label
             st.apply(i)
             steps.append({"player": p + 1, "move": label, "index": i})
@@ -88,9 +98,9 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
         "soan_log": LOG_FORMAT,
         "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
                  "sha256": spec_digest(tables.spec)},
-        "players": n,
+        "players": tables.n,
         "seed": seed,
-        "bots": list(bots),
+        "bots": bots,
         "params": dict(sorted(tables.overrides.items())),
         "steps": steps,
         "result": st.result,

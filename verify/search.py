@@ -10,7 +10,7 @@ from typing import Callable
 
 import attrs
 
-from soan.interpreter.play import GameRecord, play_game, replay
+from soan.interpreter.play import GameRecord, play_game, record_game, replay
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, State
 
@@ -94,35 +94,12 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
 def play_choices(tables: Tables, seed: int, choices: list[int]) -> GameRecord:
     """A game whose decisions follow `choices` (each taken modulo the number of
     legal moves; 0 once they run out) and whose chance follows `seed`."""
-    import random
+    taken = iter(choices)
 
-    from soan.interpreter.play import LOG_FORMAT, spec_digest
+    def choose(st, p, moves) -> int:
+        return next(taken, 0) % len(moves)
 
-    rng = random.Random(f"soan/{seed}/chance")
-    st = State(tables).start()
-    steps: list[dict] = []
-    k = 0
-    while not st.is_terminal() and len(steps) < 100_000:
-        if st.current_player() == CHANCE:
-            outcome = st.sample_chance(rng)
-            text = st.pending.describe(outcome)
-            st.apply_chance(outcome)
-            steps.append({"chance": text, "outcome": outcome})
-        else:
-            moves = st.legal_moves()
-            i = (choices[k] if k < len(choices) else 0) % len(moves)
-            k += 1
-            p = st.current_player()
-            label = moves[i].label
-            st.apply(i)
-            steps.append({"player": p + 1, "move": label, "index": i})
-    log = {"soan_log": LOG_FORMAT,
-           "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
-                    "sha256": spec_digest(tables.spec)},
-           "players": tables.n, "seed": seed, "bots": ["targeted"] * tables.n,
-           "params": dict(sorted(tables.overrides.items())), "steps": steps, "result": st.result,
-           "consulted_rulings": sorted(st.consulted)}
-    return GameRecord(log, st)
+    return record_game(tables, seed, choose, ["targeted"] * tables.n)
 
 
 def targeted(tables: Tables, seed: int, seconds: float, examples: int | None = None) -> list[GameRecord]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,69 +13,24 @@ from hypothesis import HealthCheck, given, settings, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from gameplay import ShippedSpec, check_core_invariants, play_random
 from soan import api
 from soan.interpreter.bots import determinize
 from soan.interpreter.state import CHANCE, State
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC_PATH = ROOT / "specs" / "kitano-20.soan"
 LOGS = Path(__file__).parent / "logs"
-
-
-@pytest.fixture(scope="module")
-def spec():
-    return api.load(SPEC_PATH)
-
-
-_TABLES: dict = {}
-
-
-def tables_for(n: int):
-    if n not in _TABLES:
-        _TABLES[n] = api.tables(api.load(SPEC_PATH), n)
-    return _TABLES[n]
+KITANO = ShippedSpec("kitano-20.soan")
+tables_for = KITANO.tables
 
 
 def check_invariants(s: State) -> None:
-    t = s.t
-    # Every card is in exactly one zone, and the index agrees with the zones.
-    seen = Counter(c for zone in s.zones for c in zone)
-    assert sorted(seen) == list(range(t.n_cards)), "a card is missing"
-    assert max(seen.values()) == 1, "a card is in two places"
-    for slot, zone in enumerate(s.zones):
-        for c in zone:
-            assert s.loc[c] == slot
-    # No supply goes negative; holdings stay in their declared domain.
-    for name, left in s.supply.items():
-        assert left >= 0, f"supply {name} is negative"
-        hold = t.tokens[name].hold
-        assert all(hold.lo <= v <= hold.hi for v in s.pv[name])
-    for name, var in t.player_vars.items():
-        for v in s.pv[name]:
-            t.check_domain(var.domain, v, name, None)
-    # The rounds never pass seven.
-    assert 0 <= s.round <= 7
-    # A decision always offers at least one move, sorted and without duplicates.
-    if s.current_player() >= 0:
-        labels = [m.label for m in s.legal_moves()]
-        assert labels and len(set(labels)) == len(labels)
+    check_core_invariants(s)
+    assert 0 <= s.round <= 7, "the rounds never pass seven"
 
 
 def play_checked(n: int, seed: int) -> State:
-    tables = tables_for(n)
-    rng = random.Random(seed)
-    s = State(tables).start()
-    check_invariants(s)
-    steps = 0
-    while not s.is_terminal():
-        if s.current_player() == CHANCE:
-            s.apply_chance(s.sample_chance(rng))
-        else:
-            s.apply(rng.randrange(len(s.legal_moves())))
-        check_invariants(s)
-        steps += 1
-        assert steps < 5000
-    return s
+    return play_random(tables_for(n), seed, check_invariants, max_steps=5000)
 
 
 def check_ending(s: State) -> None:

@@ -8,33 +8,23 @@ import json
 import random
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
+from gameplay import ShippedSpec, check_core_invariants, play_random
 from soan import api
 from soan.interpreter.state import CHANCE, State
 
-ROOT = Path(__file__).resolve().parents[2]
-SPEC_PATH = ROOT / "specs" / "hibachi.soan"
+HIBACHI = ShippedSpec("hibachi.soan")
 GAMES_PER_COUNT = 15         # 0.2 to 0.5 s a game with the checks: the file runs in about 20 s
-
-_SPEC = None
-_TABLES: dict = {}
 
 
 def spec():
-    global _SPEC
-    if _SPEC is None:
-        _SPEC = api.load(SPEC_PATH)
-    return _SPEC
+    return HIBACHI.spec
 
 
 def tables_for(n: int, **params):
-    key = (n, tuple(sorted(params.items())))
-    if key not in _TABLES:
-        _TABLES[key] = api.tables(spec(), n, api.parse_params(spec(), {k: str(v) for k, v in params.items()}))
-    return _TABLES[key]
+    return HIBACHI.tables(n, params)
 
 
 # Where each kind of piece may lie (per-player zones by name).
@@ -49,13 +39,7 @@ TOTALS = {"ingredient": 54, "chili": 10, "recipe": 18}
 
 def check_invariants(s: State) -> None:
     t = s.t
-    # Every card and chip lies in exactly one zone, and the index agrees with the zones.
-    seen = Counter(c for zone in s.zones for c in zone)
-    assert sorted(seen) == list(range(t.n_cards)), "a card is missing"
-    assert max(seen.values()) == 1, "a card is in two places"
-    for slot, zone in enumerate(s.zones):
-        for c in zone:
-            assert s.loc[c] == slot
+    check_core_invariants(s)
     # Each kind stays in its own places, in full; chips stay with their colour.
     per_kind = Counter()
     for slot, zone in enumerate(s.zones):
@@ -85,28 +69,10 @@ def check_invariants(s: State) -> None:
     for i in range(t.n):
         cooked = len(s.zones[t.slot_of[("cooked", i)]])
         assert cooked == s.vp["cooked_recipes"][i] <= 3
-    # A decision always offers at least one move, without duplicates.
-    if s.current_player() >= 0:
-        labels = [m.label for m in s.legal_moves()]
-        assert labels and len(set(labels)) == len(labels)
 
 
 def play_checked(tables, seed: int, on_step=None) -> State:
-    rng = random.Random(seed)
-    s = State(tables).start()
-    check_invariants(s)
-    steps = 0
-    while not s.is_terminal():
-        if s.current_player() == CHANCE:
-            s.apply_chance(s.sample_chance(rng))
-        else:
-            s.apply(rng.randrange(len(s.legal_moves())))
-        check_invariants(s)
-        if on_step:
-            on_step(s)
-        steps += 1
-        assert steps < 20000
-    return s
+    return play_random(tables, seed, check_invariants, on_step)
 
 
 def check_ending(s: State) -> None:

@@ -6,40 +6,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from gameplay import ShippedSpec, play_random, zone
 from soan import api
 from soan.interpreter.state import CHANCE, State
-
-ROOT = Path(__file__).resolve().parents[2]
-SPEC_PATH = ROOT / "specs" / "pitmaster-20.soan"
 
 COLOUR_SET = Counter({"d4": 2, "d6": 3, "d8": 2, "d12": 1})
 AREAS = ("appeal_area", "heat_area", "smoke_area", "side_area", "sauce_area")
 CAPPED = ("heat_area", "smoke_area", "side_area", "sauce_area")
 
-_SPEC = None
-_TABLES: dict = {}
+PITMASTER = ShippedSpec("pitmaster-20.soan")
+tables_for = PITMASTER.tables
 
 
 def spec():
-    global _SPEC
-    if _SPEC is None:
-        _SPEC = api.load(SPEC_PATH)
-    return _SPEC
-
-
-def tables_for(n: int, params: dict | None = None):
-    key = (n, tuple(sorted((params or {}).items())))
-    if key not in _TABLES:
-        _TABLES[key] = api.tables(spec(), n, params)
-    return _TABLES[key]
-
-
-def zone(s: State, name: str, seat: int = -1) -> list[int]:
-    return s.zones[s.t.slot_of[(name, seat)]]
+    return PITMASTER.spec
 
 
 _STATIC: dict = {}
@@ -70,6 +53,7 @@ def check_invariants(s: State) -> None:
     n = t.n
     st = static(t)
     # Every card (die, meat, grill, storage, idea, challenge, character) lies in exactly one zone.
+    # (A leaner form of gameplay.check_core_invariants: these games are the suite's longest.)
     seen = [0] * t.n_cards
     for slot, z in enumerate(s.zones):
         for c in z:
@@ -120,19 +104,7 @@ def check_invariants(s: State) -> None:
 
 
 def play_checked(n: int, seed: int, params: dict | None = None) -> State:
-    rng = random.Random(seed)
-    s = State(tables_for(n, params)).start()
-    check_invariants(s)
-    steps = 0
-    while not s.is_terminal():
-        if s.current_player() == CHANCE:
-            s.apply_chance(s.sample_chance(rng))
-        else:
-            s.apply(rng.randrange(len(s.legal_moves())))
-        check_invariants(s)
-        steps += 1
-        assert steps < 5000
-    return s
+    return play_random(tables_for(n, params), seed, check_invariants, max_steps=5000)
 
 
 def check_ending(s: State) -> None:
