@@ -227,6 +227,11 @@ class Tables:
             raise SpecRuntimeError(f"{what} would become {fmt(value)}, outside its domain {domain}", span,
                                    "widen the declared domain, or add a rule that keeps the value inside it")
 
+    def supply_size(self, token: str) -> int:
+        """A token's starting supply for this player count (its expression may
+        read player_count and parameters, nothing of a game in progress)."""
+        return self.rules.eval_const(self.tokens[token].supply, _StaticState(self))
+
     def symbol_rank(self, v) -> tuple:
         return (self._symbol_rank.get(v, -1), str(v))
 
@@ -238,6 +243,14 @@ class Tables:
     def zone_label(self, slot: int) -> str:
         z, owner = self.zone_slots[slot]
         return z.name if owner is None else f"{owner}.{z.name}"
+
+
+class _StaticState:
+    """Just enough of a state to evaluate declarations' constant expressions."""
+
+    def __init__(self, tables: Tables):
+        self.t = tables
+        self.consulted: set[str] = set()
 
 
 def _domain_default(d):

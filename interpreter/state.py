@@ -122,8 +122,8 @@ class State:
         self.mark_events: dict[tuple, int] = {}
         self.steps = 0
         self.ending = False
-        for name, tok in t.tokens.items():
-            self.supply[name] = t.rules.eval_const(tok.supply, self)
+        for name in t.tokens:
+            self.supply[name] = t.supply_size(name)
 
     # ---- the OpenSpiel-style contract -------------------------------------------------
 

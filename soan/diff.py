@@ -125,21 +125,13 @@ def static_facts(spec: ir.Spec, players: int) -> dict:
             lo += s.domain.lo
         else:
             bounded = False
-    supplies = {name: tables.rules.eval_const(t.supply, _Blank(tables)) for name, t in tables.tokens.items()}
+    supplies = {name: tables.supply_size(name) for name in tables.tokens}
     rankings = sorted({f"{n.kind} … else {n.fallback} (line {n.span.line})" for n in _all_nodes(spec)
                        if isinstance(n, ir.Ranking)})
     if spec.winner is not None:
         rankings.append(f"winner … else {spec.winner.fallback} (line {spec.winner.span.line})")
     return {"score_bound": [lo, hi] if bounded else None, "supplies": supplies, "rankings": rankings,
             "rounds": _rounds_text(spec)}
-
-
-class _Blank:
-    """Enough of a state to evaluate constant expressions (supplies) that use player_count."""
-
-    def __init__(self, tables):
-        self.t = tables
-        self.consulted = set()
 
 
 def _rounds_text(spec: ir.Spec) -> str:

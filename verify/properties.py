@@ -100,7 +100,7 @@ class Verifier:
     def p_supplies(self) -> list[Finding]:
         out = []
         for name, tok in self.t.tokens.items():
-            supply = self.t.rules.eval_const(tok.supply, _Probe(self.t))
+            supply = self.t.supply_size(name)
             terms = []
             for site in self._sites(ir.Give):
                 if site.node.token != name:
@@ -286,40 +286,28 @@ class Verifier:
         used_defs = {n.func for n in text_nodes if isinstance(n, ir.Call)}
         awarded = {n.item for n in text_nodes if isinstance(n, ir.Award)}
         symbols = {n.name for n in text_nodes if isinstance(n, ir.Symbol)}
-        with_cards = {c.kind for c in spec.card_sets}
-        found = []
-        for c in spec.components:
-            if c.name not in with_cards:
-                found.append(("component", c.name, "has no cards"))
-            for f in c.fields:
-                if f.name not in attrs_read and not (f.name == "faces" and any(isinstance(n, ir.Roll) for n in text_nodes)):
-                    found.append(("field", f"{c.name}.{f.name}", "is never read"))
-        for z in spec.zones:
-            if z.name not in zones_read and not any(cs.zone == z.name for cs in spec.card_sets):
-                found.append(("zone", z.name, "is never used"))
-        for s in spec.scores:
-            if s.name not in awarded:
-                found.append(("score item", s.name, "is never awarded"))
-        for p in spec.procedures:
-            if p.name not in called:
-                found.append(("procedure", p.name, "is never run"))
-        for d in spec.defs:
-            if d.name not in used_defs:
-                found.append(("def", d.name, "is never used"))
-        for o in spec.options:
-            if o.name not in params_read:
-                found.append(("option", o.name, "is never read"))
-        for r in spec.rulings:
-            if r.name not in params_read:
-                found.append(("ruling", r.name, "is never read: it decides nothing"))
-        for a in spec.assumptions:
-            if a.value is not None and a.name not in params_read:
-                found.append(("assumption", a.name, "is never read"))
-        for e in spec.enums:
-            if e.name not in symbols and not any(v in symbols for v in e.values) and not any(
-                    isinstance(f.domain, ir.EnumDomain) and f.domain.name == e.name for c in spec.components
-                    for f in c.fields):
-                found.append(("enum", e.name, "is never used"))
+        domains = [f.domain for c in spec.components for f in c.fields] + [v.domain for v in spec.vars]
+        domains += [r.domain for r in spec.rulings] + [a.domain for a in spec.assumptions] + [t.hold for t in spec.tokens]
+        enum_domains = {d.name for d in domains if isinstance(d, ir.EnumDomain)}  # an enum used as a domain is used
+        rolled = any(isinstance(n, ir.Roll) for n in text_nodes)  # a roll reads the die's 'faces'
+        fields_read = attrs_read | ({"faces"} if rolled else set())
+        checks = [  # (what, declared names, the names rules use, what is wrong)
+            ("component", [c.name for c in spec.components], {c.kind for c in spec.card_sets}, "has no cards"),
+            ("field", [f"{c.name}.{f.name}" for c in spec.components for f in c.fields],
+             {f"{c.name}.{f.name}" for c in spec.components for f in c.fields if f.name in fields_read},
+             "is never read"),
+            ("zone", [z.name for z in spec.zones], zones_read | {cs.zone for cs in spec.card_sets}, "is never used"),
+            ("score item", [s.name for s in spec.scores], awarded, "is never awarded"),
+            ("procedure", [p.name for p in spec.procedures], called, "is never run"),
+            ("def", [d.name for d in spec.defs], used_defs, "is never used"),
+            ("option", [o.name for o in spec.options], params_read, "is never read"),
+            ("ruling", [r.name for r in spec.rulings], params_read, "is never read: it decides nothing"),
+            ("assumption", [a.name for a in spec.assumptions if a.value is not None], params_read, "is never read"),
+            ("enum", [e.name for e in spec.enums],
+             {e.name for e in spec.enums if e.name in symbols or e.name in enum_domains
+              or any(v in symbols for v in e.values)}, "is never used"),
+        ]
+        found = [(kind, name, why) for kind, names, used, why in checks for name in names if name not in used]
         if not found:
             return [Finding("dead", "spec", "proved", "every declared part is used by some rule",
                             "components, fields, zones, score items, procedures, defs, options and rulings")]
@@ -366,12 +354,6 @@ class Verifier:
             if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
                 return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
         return None
-
-
-class _Probe:
-    def __init__(self, tables):
-        self.t = tables
-        self.consulted = set()
 
 
 def _injective(e: ir.Expr, var: str, coll: ir.Expr) -> bool:
