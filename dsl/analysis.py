@@ -103,6 +103,7 @@ def summary(spec: ir.Spec) -> dict:
         "score_items": [s.name for s in spec.scores], "procedures": len(spec.procedures), "defs": len(spec.defs),
         "examples": len(spec.examples), "assumptions": len(spec.assumptions), "open_rulings": len(spec.rulings),
         "options": [o.name for o in spec.options],
+        "questions": [q.name for q in spec.questions],
     }
 
 

@@ -10,7 +10,7 @@ import attrs
 
 from . import ir
 from .errors import Problem, SpecErrors, nearest
-from .parser import parse_items
+from .parser import parse_items, parse_question
 
 # Functions the engine provides.  name -> (min args, max args)
 BUILTIN_FUNCS: dict[str, tuple[int, int]] = {
@@ -50,10 +50,13 @@ class Compiler:
         game = None
         parts: dict[str, list] = {k: [] for k in (
             "note", "enum", "component", "cards", "zone", "vars", "token", "score", "option", "assume",
-            "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example")}
+            "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "question")}
         for kind, value in items:
             if kind in ("extend", "remove"):
                 continue  # settled before building (see gather_items)
+            if kind == "invariant":  # one list, in written order: they are checked alike
+                parts["question"].append(value)
+                continue
             if kind == "var":
                 parts["vars"].append((value,))
                 continue
@@ -109,7 +112,7 @@ class Compiler:
             zones=zones, vars=vars_, tokens=tokens, scores=parts["score"], options=parts["option"],
             assumptions=parts["assume"], rulings=parts["ruling"], defs=parts["def"], procedures=parts["procedure"],
             setup=one("setup"), rounds=one("rounds"), scoring=one("scoring"), winner=one("winner"),
-            examples=parts["example"], path=self.path, source_text=self.text,
+            examples=parts["example"], questions=parts["question"], path=self.path, source_text=self.text,
         )
         if spec.rounds is None and game is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'rounds' section", "add: rounds N { ... }")
@@ -136,6 +139,12 @@ class Compiler:
     # ---- checking and resolving -------------------------------------------------------------
 
     def check(self, spec: ir.Spec) -> ir.Spec:
+        self.declare(spec)
+        self.check_declarations(spec)
+        return self.resolve(spec)
+
+    def declare(self, spec: ir.Spec) -> None:
+        """Learn every declared name of the spec (and report clashes)."""
         self.spec = spec
         self.enums = {}
         self.symbols: dict[str, str] = {}  # value -> enum (or "kind", or ruling name)
@@ -187,6 +196,7 @@ class Compiler:
         self.defs = {d.name: d for d in spec.defs}
         self.procs = {p.name: p for p in spec.procedures}
 
+    def check_declarations(self, spec: ir.Spec) -> None:
         for c in spec.components:
             for f in c.fields:
                 if f.name in CARD_ATTRS:
@@ -227,6 +237,7 @@ class Compiler:
             if z.name in BUILTIN_ZONES:
                 self.error(z.span, f"'{z.name}' is the engine's zone for pieces out of the game; choose another name")
 
+    def resolve(self, spec: ir.Spec) -> ir.Spec:
         def fix(node, **changes):
             return attrs.evolve(node, **changes)
 
@@ -251,7 +262,8 @@ class Compiler:
                               body=self.block(spec.rounds.body, set())) if spec.rounds else None,
                    scoring=self.block(spec.scoring, set()) if spec.scoring else None,
                    winner=self.winner(spec.winner) if spec.winner else None,
-                   examples=tuple(self.example(e) for e in spec.examples))
+                   examples=tuple(self.example(e) for e in spec.examples),
+                   questions=tuple(self.question(q) for q in spec.questions))
         if spec.winner is None and spec.rounds is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'winner' line",
                        "add: winner among p in players by vp(p) desc else draw")
@@ -270,6 +282,7 @@ class Compiler:
                   ("token", spec.tokens), ("score item", spec.scores), ("option", spec.options),
                   ("assumption", spec.assumptions), ("ruling", spec.rulings), ("def", spec.defs),
                   ("procedure", spec.procedures)]
+        groups += [("invariant" if q.kind == "invariant" else "question", (q,)) for q in spec.questions]
         for what, nodes in groups:
             for n in nodes:
                 if n.name in seen:
@@ -387,6 +400,11 @@ class Compiler:
         if not expects:
             self.error(ex.span, f"example '{ex.title}' expects nothing", "add: expect CONDITION")
         return attrs.evolve(ex, given=given, run=run, expects=expects)
+
+    def question(self, q: ir.Question) -> ir.Question:
+        """A question sees what a def without parameters sees: declared names,
+        builtins and parameters; it quantifies with all(...), any(...), count(...)."""
+        return attrs.evolve(q, expr=self.expr(q.expr, set()))
 
     # ---- statements
 
@@ -561,7 +579,7 @@ class Compiler:
 
 
 REMOVABLE = {"enum", "component", "cards", "zone", "player", "global", "token", "score", "option", "assume",
-             "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example"}
+             "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "invariant", "question"}
 
 
 def item_key(kind: str, value) -> tuple | None:
@@ -580,6 +598,8 @@ def item_key(kind: str, value) -> tuple | None:
             return ("example", value.title)
         case "zone" | "token":
             return (kind, value[0])
+        case "invariant" | "question":  # one family: a draft may restate an invariant as a question
+            return ("question", value.name)
     return (kind, value.name)
 
 
@@ -588,6 +608,8 @@ def _removal_key(kind: str, name: str) -> tuple:
         return ("var", name)
     if kind in ("setup", "rounds", "scoring", "winner"):
         return (kind,)
+    if kind in ("invariant", "question"):
+        return ("question", name)
     return (kind, name)
 
 
@@ -667,6 +689,24 @@ def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     if c.problems:
         raise SpecErrors(c.problems, text, sources)
     return attrs.evolve(spec, sources=sources, extends=base)
+
+
+def compile_question(spec: ir.Spec, text: str, path: str = "<question>") -> ir.Question:
+    """An ad hoc question ('can EXPR [at end]' or 'always EXPR [at end]'),
+    resolved against a checked spec.  Problems point into `text` (shown as
+    `path`), with a caret and the nearest known name."""
+    q, problems = parse_question(text, path)
+    if q is not None:
+        c = Compiler(path, text)
+        c.declare(spec)
+        c.problems.clear()  # a checked spec has no clashes; only the question's problems count
+        q = c.question(q)
+        problems = [attrs.evolve(p, hint=p.hint or "a question sees the spec's declared names only: quantify over the "
+                                 "players with all(p.NAME for p in players), any(...) or count(...)")
+                    if p.message.startswith("unknown name") else p for p in c.problems]
+    if problems:
+        raise SpecErrors(problems, text, {path: text})
+    return q
 
 
 def load_spec(path: str | Path) -> ir.Spec:

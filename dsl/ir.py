@@ -665,6 +665,22 @@ class Example(Node):
 
 
 @attrs.frozen
+class Question(Node):
+    """A designer's own question about every game of the spec.
+
+    `can`: is `expr` ever true?  `always`: is it never false?  An `invariant`
+    is an `always` whose failure is a flaw in the spec, not an answer.  With
+    `at_end` only the final state of a game counts; otherwise every state
+    reached during play (after the setup starts)."""
+
+    kind: str = attrs.field(validator=attrs.validators.in_(("invariant", "can", "always")))
+    name: str = attrs.field(validator=_is_str)
+    text: str | None = attrs.field()
+    expr: Expr = attrs.field()
+    at_end: bool = attrs.field(default=False, validator=_is_bool)
+
+
+@attrs.frozen
 class Spec(Node):
     name: str
     draft: int | None
@@ -689,6 +705,7 @@ class Spec(Node):
     scoring: Block | None = None
     winner: Winner | None = None
     examples: tuple[Example, ...] = attrs.field(default=(), converter=_tuple)
+    questions: tuple[Question, ...] = attrs.field(default=(), converter=_tuple)  # invariants too, in written order
     path: str = attrs.field(default="<spec>", eq=False)
     source_text: str = attrs.field(default="", eq=False, repr=False)
     # Every file the spec was built from (itself first, then what it extends): path -> text.

@@ -12,6 +12,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+import attrs
+
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -21,7 +23,7 @@ from .errors import Problem, SpecErrors
 TOP_KEYWORDS = (
     "game", "note", "enum", "component", "cards", "zone", "player", "global", "token",
     "score", "option", "assume", "ruling", "def", "procedure", "setup", "rounds",
-    "scoring", "winner", "example", "extend", "remove",
+    "scoring", "winner", "example", "extend", "remove", "invariant", "question",
 )
 
 # Plain names for the grammar's terminals, for "expected ..." hints.
@@ -252,6 +254,23 @@ class ToIR(Transformer):
             else:
                 expects.append(v)
         return ("example", ir.Example(_unquote(title), players, options, given, run, expects, span=_span(meta)))
+
+    # ---- the designer's questions
+    def invariant_decl(self, meta, name, text, expr):
+        return ("invariant", ir.Question("invariant", str(name), _s(text), expr, False, span=_tok_span(name)))
+
+    def at_end(self, meta):
+        return True
+
+    def q_can(self, meta, expr, at_end):
+        return ("can", expr, bool(at_end))
+
+    def q_always(self, meta, expr, at_end):
+        return ("always", expr, bool(at_end))
+
+    def question_decl(self, meta, name, text, body):
+        kind, expr, at_end = body
+        return ("question", ir.Question(kind, str(name), _s(text), expr, at_end, span=_tok_span(name)))
 
     # ---- statements
     def block(self, meta, *stmts):
@@ -659,8 +678,58 @@ def _parse_chunks(text, path, parser, items, problems) -> None:
 
 
 def parse_expression(text: str, path: str = "<expression>") -> ir.Expr:
-    """Parse a lone expression (for `soan prove` questions and tests)."""
+    """Parse a lone expression (for tests)."""
     items, problems = parse_items(f"def __q = {text}", path)
     if problems:
         raise SpecErrors(problems, f"def __q = {text}")
     return items[0][1].body
+
+
+# An ad hoc question is read as the body of a question declaration whose head
+# stands on a line of its own, so the question's own text starts at line 2,
+# column 1: every position maps back to the text as typed by moving up a line.
+_ADHOC_HEAD = "question question:\n"
+
+
+def parse_question(text: str, path: str = "<question>") -> tuple[ir.Question | None, list[Problem]]:
+    """Parse 'can EXPR [at end]' or 'always EXPR [at end]' as typed on a
+    command line.  Spans and problems point into `text` itself."""
+    token = _current_path.set(path)
+    try:
+        padded = _ADHOC_HEAD + text
+        try:
+            tree = lark_parser().parse(padded)
+        except UnexpectedInput as e:
+            p = _syntax_problem(path, e, padded)
+            if p.span.line <= 1:  # the text ended before its question began
+                p = attrs.evolve(p, span=ir.Span(2, 1, 2, 2), message="syntax error, the question is empty")
+            p = attrs.evolve(p, message=p.message.replace("the end of the declaration", "the end of the question")
+                             .replace("the declaration ends", "the question ends"))
+            hint = p.hint
+            if isinstance(e, UnexpectedToken) and e.token.line == 2 and e.token.column == 1:
+                hint = "a question starts with 'can' (can it ever happen?) or 'always' (is it always so?)"
+            return None, [attrs.evolve(p, span=_up_a_line(p.span), hint=hint)]
+        try:
+            items = ToIR().transform(tree).children
+        except VisitError as e:
+            return None, [Problem(path, ir.Span(1, 1, 1, 2), f"could not read this question ({e.orig_exc})")]
+    finally:
+        _current_path.reset(token)
+    if len(items) != 1 or items[0][0] != "question":
+        return None, [Problem(path, ir.Span(1, 1, 1, 2), "this is not a question",
+                              "write: can EXPR [at end], or: always EXPR [at end]")]
+    q = items[0][1]
+    q = attrs.evolve(q, text=text.strip(), span=ir.Span(1, 1, 1, len(text) + 1, path))
+    return _shift_up(q), []
+
+
+def _up_a_line(sp: ir.Span) -> ir.Span:
+    return attrs.evolve(sp, line=max(sp.line - 1, 1), end_line=max(sp.end_line - 1, 1))
+
+
+def _shift_up(node):
+    """The node with every span moved up one line (see _ADHOC_HEAD)."""
+    node = ir.map_children(node, _shift_up)
+    if node.span is ir.NOSPAN or node.span.line == 0:
+        return node
+    return attrs.evolve(node, span=_up_a_line(node.span))

@@ -69,9 +69,12 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
 
 
 def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], int], bots: list[str],
-                narrate: bool = False, on_step: Callable[[State], None] | None = None) -> GameRecord:
+                narrate: bool = False, on_step: Callable[[State], None] | None = None,
+                chance: Callable[[State, random.Random], object] | None = None) -> GameRecord:
     """Play one game to its end, chance drawn from `seed` and each decision
-    taken by `choose(state, player, moves) -> index`, and log every step."""
+    taken by `choose(state, player, moves) -> index`, and log every step.
+    `chance(state, rng) -> outcome` (for search) picks chance outcomes instead;
+    any outcome it gives is one the game could have drawn."""
     chance_rng = random.Random(f"soan/{seed}/chance")
     st = State(tables, narrate=narrate).start()
     steps: list[dict] = []
@@ -82,7 +85,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
             raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         p = st.current_player()
         if p == CHANCE:
-            outcome = st.sample_chance(chance_rng)
+            outcome = st.sample_chance(chance_rng) if chance is None else chance(st, chance_rng)
             text = st.pending.describe(outcome)
             st.apply_chance(outcome)
             steps.append({"chance": text, "outcome": outcome})

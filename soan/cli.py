@@ -25,7 +25,7 @@ from . import api
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
-PROPERTY_NAMES = ["supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings"]
+PROPERTY_NAMES = ["supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions"]
 
 
 class UsageError(Exception):
@@ -129,6 +129,25 @@ def build_parser() -> _Parser:
     v.add_argument("--witness-dir", default="soan-witnesses", metavar="DIR",
                    help="where witness game logs are written (default soan-witnesses/)")
     v.add_argument("--json", action="store_true", help="machine-readable output (schema in docs/verify.md)")
+
+    pr = sub.add_parser("prove", allow_abbrev=False,
+                        help="answer a question about every game: can EXPR [at end], or always EXPR [at end]")
+    pr.add_argument("spec", metavar="SPEC", help="a .soan spec file")
+    pr.add_argument("question", nargs="?", metavar="QUESTION",
+                    help="'can EXPR [at end]' or 'always EXPR [at end]' in the spec's expression language "
+                         "(default: the spec's own questions and invariants)")
+    pr.add_argument("--players", "-p", type=int, metavar="N", help="only this player count (default: every one)")
+    pr.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                    help="resolve an open ruling or assumption another way (repeatable)")
+    pr.add_argument("--option", action="append", default=[], metavar="NAME", help="switch on an optional rule (repeatable)")
+    pr.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                    help="seconds of games per player count when z3 does not settle it (default 10)")
+    pr.add_argument("--games", type=int, metavar="N",
+                    help="play exactly N seeded games per player count instead of a time budget (the same verdicts every run)")
+    pr.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed of the games (default 0)")
+    pr.add_argument("--witness-dir", default="soan-witnesses", metavar="DIR",
+                    help="where witness game logs are written (default soan-witnesses/)")
+    pr.add_argument("--json", action="store_true", help="machine-readable output")
 
     t = sub.add_parser("test", allow_abbrev=False, help="run the examples written in specs")
     t.add_argument("specs", nargs="+", metavar="SPEC")
@@ -248,6 +267,8 @@ def _print_check(spec: ir.Spec, report: dict, out: Console) -> None:
               f"{s['procedures']} procedures, {s['examples']} examples; scoring items: {', '.join(s['score_items']) or 'none'}")
     if s["options"]:
         out.print(f"  optional rules: {', '.join(s['options'])}")
+    if s["questions"]:
+        out.print(f"  questions and invariants (soan prove answers them): {', '.join(s['questions'])}")
     from rich.padding import Padding
 
     sections = (("Open rulings", "rulings", "each runs at its provisional resolution; try another with --rule NAME=VALUE"),
@@ -523,6 +544,77 @@ def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
               + ("" if not sm["unknown"] else " — unknown is not a pass: raise --budget or read the details"))
 
 
+def cmd_prove(args, out: Console, err: Console) -> int:
+    from rich.status import Status
+
+    from soan.dsl.compiler import compile_question
+    from soan.verify.questions import check_questions
+
+    spec = api.load(args.spec)
+    if args.question is not None:
+        questions = [compile_question(spec, args.question)]
+    elif spec.questions:
+        questions = list(spec.questions)
+    else:
+        raise UsageError(f"{args.spec} asks no questions and none was given",
+                         f'ask one: soan prove {args.spec} "can EXPR at end", or write question blocks in the spec')
+    counts = [_players(spec, args)] if args.players is not None else list(range(spec.min_players, spec.max_players + 1))
+    params = _params(spec, args)
+    if args.budget < 0:
+        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
+    if args.games is not None and args.games < 0:
+        raise UsageError(f"--games must be 0 or more, got {args.games}")
+    stem = Path(spec.path).stem
+    results = []
+    try:
+        with Status("proving", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
+            for n in counts:
+                findings = check_questions(api.tables(spec, n, params), questions, (), args.budget, seed=args.seed,
+                                           max_games=args.games, witness_dir=Path(args.witness_dir) / f"{stem}-p{n}",
+                                           progress=lambda msg, n=n: status.update(f"{n} players: {msg}"))
+                results.append({"players": n, "findings": [f.to_json() for f in findings]})
+    except SpecRuntimeError as e:
+        return _runtime_error(spec, e, err)
+    every = [f for r in results for f in r["findings"]]
+    summary = {k: sum(1 for f in every if f["verdict"] == k) for k in ("proved", "witnessed", "unknown")}
+    summary["problems"] = sum(1 for f in every if f["problem"])
+    if args.json:
+        _emit_json({"soan_prove": 1, "spec": {"name": spec.name, "draft": spec.draft, "path": spec.path},
+                    "question": args.question, "budget_seconds": args.budget, "games": args.games, "seed": args.seed,
+                    "results": results, "summary": summary})
+    else:
+        _print_prove(spec, results, summary, out)
+    return EXIT_FINDINGS if summary["unknown"] else EXIT_OK
+
+
+def _print_prove(spec: ir.Spec, results: list[dict], summary: dict, out: Console) -> None:
+    out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else ""))
+    t = Table(show_lines=False)
+    t.add_column("players", justify="right")
+    t.add_column("question")
+    t.add_column("verdict")
+    t.add_column("answer")
+    for r in results:
+        for f in r["findings"]:
+            verdict = f"[{VERDICT_STYLE[f['verdict']]}]{f['verdict']}[/]" + (" [red](problem)[/red]" if f["problem"] else "")
+            t.add_row(str(r["players"]), f["subject"], verdict, f"{f['claim']}\n[dim]{f['detail']}[/dim]")
+    out.print(t)
+    for r in results:
+        for f in r["findings"]:
+            if f["witness"] or f["moves"]:
+                out.print(f"\n[bold]{r['players']} players: {f['subject']}[/bold] — {f['claim']}")
+                if f["witness"]:
+                    out.print(f"  witness: {f['witness']} (soan replay {f['witness']})", markup=False)
+                for line in f["moves"]:
+                    out.print(f"    {line}", markup=False)
+            if f["depends_on"] and f["verdict"] != "unknown":
+                out.print(f"  {r['players']} players, {f['subject']}: depends on {', '.join(f['depends_on'])}",
+                          style="dim", markup=False)
+    out.print(f"\n{summary['proved']} proved, {summary['witnessed']} witnessed ({summary['problems']} problems), "
+              f"{summary['unknown']} unknown"
+              + ("" if not summary["unknown"] else " — unknown is not a pass: raise --budget or --games"))
+
+
 def cmd_diff(args, out: Console, err: Console) -> int:
     from soan import diff as sdiff
     from soan.report import diff_html
@@ -655,7 +747,7 @@ def _print_diff(result: dict, out: Console) -> None:
 
 
 COMMANDS = {"check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
-            "diff": cmd_diff, "verify": cmd_verify}
+            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove}
 
 
 if __name__ == "__main__":  # pragma: no cover

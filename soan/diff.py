@@ -26,6 +26,7 @@ CATEGORIES = [
     ("enum", "enums"), ("component", "components"), ("cards", "card_sets"), ("zone", "zones"), ("variable", "vars"),
     ("token", "tokens"), ("score item", "scores"), ("option", "options"), ("assumption", "assumptions"),
     ("open ruling", "rulings"), ("def", "defs"), ("procedure", "procedures"), ("example", "examples"),
+    ("question", "questions"),  # invariants too: both are the designer's questions, matched by name
 ]
 SECTIONS = ["setup", "rounds", "scoring", "winner"]
 

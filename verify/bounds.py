@@ -16,6 +16,8 @@ import attrs
 from soan.dsl import ir
 from soan.interpreter.runtime import Tables
 
+from .flow import Flow
+
 Interval = tuple[int, int] | None
 
 
@@ -23,16 +25,23 @@ Interval = tuple[int, int] | None
 class Site:
     node: ir.Stmt
     firings: int | None
+    # For an award or give to a loop's player: how often one player can be
+    # the one it fires for (a player appears once in a loop over players).
+    per_player: int | None = None
+    env: dict = attrs.field(factory=dict, repr=False)  # what the locals in scope are known to be there
 
 
 class Bounds:
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, locations: list[int] | None = None):
         self.t = tables
+        self.flow = Flow(tables, locations)
         self.spec = tables.spec
         self.n = tables.n
         self.cards = tables.n_cards
         self.sites: list[Site] = []
         self._lets: list[dict[str, int | None]] = [{}]
+        # local -> size of the loop of distinct players it runs over
+        self._pvars: list[dict[str, int]] = [{}]
         self._stack: list[str] = []
         spec = self.spec
         self.round_bound: int | None = None
@@ -52,18 +61,35 @@ class Bounds:
         if b is None:
             return
         self._lets.append(dict(self._lets[-1]))
+        self._pvars.append(dict(self._pvars[-1]))
         for s in b.stmts:
             self.stmt(s, mult)
         self._lets.pop()
+        self._pvars.pop()
 
     def stmt(self, s: ir.Stmt, mult: int | None) -> None:
-        self.sites.append(Site(s, mult))
+        site = Site(s, mult, env=dict(self._lets[-1]))
+        self.sites.append(site)
         match s:
+            case ir.Award(player=ir.Local(name=v)) | ir.Give(player=ir.Local(name=v)) if v in self._pvars[-1]:
+                k = self._pvars[-1][v]
+                site.per_player = None if mult is None else mult // k if k else 0
+            case ir.Award() | ir.Give():
+                site.per_player = mult
             case ir.Let(name=name, value=value):
                 self._lets[-1][name] = self.size(value)
                 self._lets[-1]["#iv:" + name] = self.interval(value)
-            case ir.For(coll=coll, body=body):
-                self.block(body, _mul(mult, self.size(coll)))
+                self._lets[-1]["#distinct:" + name] = self._distinct_players(value)
+            case ir.For(var=var, coll=coll, body=body):
+                size = self.size(coll)
+                if size and self._distinct_players(coll):
+                    self._pvars.append({**self._pvars[-1], var: size})
+                    self.block(body, _mul(mult, size))
+                    self._pvars.pop()
+                else:
+                    self._pvars.append({k: v for k, v in self._pvars[-1].items() if k != var})
+                    self.block(body, _mul(mult, size))
+                    self._pvars.pop()
             case ir.Repeat(count=count, body=body):
                 self.block(body, _mul(mult, self.int_max(count)))
             case ir.While(limit=limit, body=body):
@@ -88,7 +114,12 @@ class Bounds:
                 p = next(p for p in self.spec.procedures if p.name == proc)
                 self._stack.append(proc)
                 self._lets.append({})
+                # a parameter given a loop's player still names one player per iteration
+                outer = self._pvars[-1]
+                self._pvars.append({name: outer[a.name] for name, a in zip(p.params, s.args)
+                                    if isinstance(a, ir.Local) and a.name in outer})
                 self.block(p.body, mult)
+                self._pvars.pop()
                 self._lets.pop()
                 self._stack.pop()
 
@@ -98,8 +129,27 @@ class Bounds:
             if isinstance(n, ir.Stmt):
                 self.sites.append(Site(n, None))
 
+    def _distinct_players(self, e) -> bool:
+        """Whether `e` is a collection of players in which no player appears twice."""
+        match e:
+            case ir.AllPlayers() | ir.PlayersFrom():
+                return True
+            case ir.Ranking(coll=coll) | ir.ListComp(coll=coll, value=None):
+                return self._distinct_players(coll)
+            case ir.Local(name=name):
+                return bool(self._lets[-1].get("#distinct:" + name))
+        return False
+
     def expr_sites(self, e, mult) -> None:  # conditions fire no statements
         return None
+
+    def value_at(self, site: Site, e) -> Interval:
+        """The interval of `e` as read at `site`, its locals as they were there."""
+        self._lets.append(site.env)
+        try:
+            return self.interval(e)
+        finally:
+            self._lets.pop()
 
     # ---- sizes of collections
 
@@ -109,11 +159,16 @@ class Bounds:
                 return 0
             case ir.AllPlayers() | ir.PlayersFrom():
                 return self.n
+            case ir.SharedZone(name=name) | ir.Attr(name=name) if name in self.flow.zone_names:
+                return len(self.flow.cards_in(name))  # the cards that can ever lie there
             case ir.SharedZone() | ir.Attr():
                 return self.cards
             case ir.ListLit(items=items):
                 return len(items)
-            case ir.ListComp(coll=coll):
+            case ir.ListComp(var=var, coll=coll, where=where):
+                cards = self.flow.cards_of(ir.ListComp(var, coll, where, None))
+                if cards is not None:
+                    return self.flow.most_alike(cards, var, where)
                 return self.size(coll)
             case ir.Ranking(coll=coll):
                 return self.size(coll)
@@ -187,7 +242,9 @@ class Bounds:
                 if op == "*":
                     prods = [p * q for p in x for q in y]
                     return (min(prods), max(prods))
-                if y[0] >= 1:  # floor division by a positive divisor
+                if y[1] >= 1 and y[0] >= 0:
+                    # dividing by zero stops the game with an error, so every value it gives had a divisor >= 1
+                    y = (max(y[0], 1), y[1])
                     quots = [p // q for p in x for q in y]
                     return (min(quots), max(quots))
                 return None
@@ -195,14 +252,20 @@ class Bounds:
                 x, y = self.interval(a), self.interval(b)
                 return None if x is None or y is None else (min(x[0], y[0]), max(x[1], y[1]))
             case ir.Agg(func="count") | ir.Call(func="count") | ir.Call(func="size"):
-                coll = e.coll if isinstance(e, ir.Agg) else e.args[0]
+                coll = ir.ListComp(e.var, e.coll, e.where, None) if isinstance(e, ir.Agg) else e.args[0]
                 s = self.size(coll)
                 return None if s is None else (0, s)
-            case ir.Agg(func="distinct", coll=coll):
-                s = self.size(coll)
+            case ir.Agg(func="distinct", var=var, coll=coll, where=where, value=value):
+                s = self.size(ir.ListComp(var, coll, where, None))
+                cards = self.flow.cards_of(ir.ListComp(var, coll, where, None))
+                match value:
+                    case ir.Attr(obj=ir.Local(name=v), name=f) if v == var and cards is not None:
+                        d = self.flow.distinct_values(cards, f)
+                        if d is not None:
+                            s = d if s is None else min(s, d)
                 return None if s is None else (0, s)
-            case ir.Agg(func="sum", coll=coll, value=value) if value is not None:
-                s, iv = self.size(coll), self.interval(value)
+            case ir.Agg(func="sum", var=var, coll=coll, where=where, value=value) if value is not None:
+                s, iv = self.size(ir.ListComp(var, coll, where, None)), self.interval(value)
                 return None if s is None or iv is None else (min(0, s * iv[0]), max(0, s * iv[1]))
             case ir.Agg(func="max" | "min", value=value) if value is not None:
                 return self.interval(value)

@@ -11,6 +11,7 @@ not end); otherwise it is information (a ruling's situation arises).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -22,10 +23,11 @@ from soan.interpreter.runtime import Tables
 
 from . import solver
 from .bounds import Bounds
-from .search import SearchResult, Witness, account_around, confirm, search
+from .flow import setup_branches
+from .search import SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, search
 
 SCHEMA_VERSION = 1
-PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings")
+PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
 @attrs.define
@@ -60,9 +62,14 @@ class Verifier:
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
         self.progress("bounding the rules")
-        self.b = Bounds(self.t)
+        # one bound per outcome of the setup's opening random picks (a removed suit, say)
+        self.branches = setup_branches(self.t)
+        self.bs = [Bounds(self.t, loc) for _, loc in self.branches]
+        self.b = self.bs[0]
         self.progress("searching games for witnesses")
-        self.s = search(self.t, self.budget, self.seed, self.max_games,
+        self.started = time.perf_counter()
+        # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
+        self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
                         progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"))
         findings: list[Finding] = []
         for name in PROPERTIES:
@@ -89,8 +96,14 @@ class Verifier:
             path = self._saved[key]
         return path, account_around(self.t, w)
 
-    def _sites(self, kind):
-        return [site for site in self.b.sites if isinstance(site.node, kind)]
+    def _sites(self, kind, b: Bounds | None = None):
+        return [site for site in (b or self.b).sites if isinstance(site.node, kind)]
+
+    def _abstraction(self) -> str:
+        if len(self.branches) == 1:
+            return "declared domains, where cards can go, and how often each rule can fire (z3)"
+        return (f"declared domains, where cards can go, and how often each rule can fire (z3), "
+                f"for each of the {len(self.branches)} outcomes of the setup's opening random picks")
 
     def _all_rulings(self) -> list[str]:
         return [r.name for r in self.spec.rulings]
@@ -101,16 +114,19 @@ class Verifier:
         out = []
         for name, tok in self.t.tokens.items():
             supply = self.t.supply_size(name)
-            terms = []
-            for site in self._sites(ir.Give):
-                if site.node.token != name:
-                    continue
-                iv = self.b.interval(site.node.amount) or (0, 10**6)
-                terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
+            proofs = []
+            for b in self.bs:
+                terms = []
+                for site in self._sites(ir.Give, b):
+                    if site.node.token != name:
+                        continue
+                    iv = b.value_at(site, site.node.amount) or (0, 10**6)
+                    terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
+                proofs.append(solver.never_exceeds(terms, supply))
             rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
             claim = f"token '{name}' (supply {supply}) never runs short"
             w = next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
-            proof = solver.never_exceeds(terms, supply)
+            proof = next((p for p in proofs if p.status != "proved"), proofs[0])
             depends = [tok.short_ruling] if tok.when_short == "ruling" else []
             if proof.status == "proved":
                 out.append(Finding("supplies", name, "proved", claim,
@@ -188,32 +204,89 @@ class Verifier:
     # ---- 3. score range
 
     def p_score(self) -> list[Finding]:
-        out = []
-        item_bounds = []
         depends = sorted(r for r in self._all_rulings() if "scoring" in self.uses[r]["affects"])
+        per_branch = [self._item_bounds(b) for b in self.bs]
+        items = [item.name for item in self.spec.scores]
+        item_bounds = {}
+        for k, name in enumerate(items):
+            los = [pb[k][0] for pb in per_branch]
+            his = [pb[k][1] for pb in per_branch]
+            item_bounds[name] = (_worst(los, min), _worst(his, max))
+        totals = []
+        for pb in per_branch:
+            if all(lo.status == hi.status == "proved" for lo, hi in pb):
+                terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in zip(items, pb)]
+                totals.append((solver.min_total(terms), solver.max_total(terms)))
+            else:
+                totals.append((solver.Bound("unknown", None, "an item has no proved bound"),) * 2)
+        tot_lo, tot_hi = _worst([t[0] for t in totals], min), _worst([t[1] for t in totals], max)
+        self._close_gaps(tot_lo, tot_hi, item_bounds)
+        out = [self._range_finding("total", tot_lo, tot_hi, self.s.worst.get("total"), self.s.best.get("total"),
+                                   depends)]
+        for name in items:
+            lo, hi = item_bounds[name]
+            out.append(self._range_finding(f"item {name}", lo, hi, self.s.worst.get(f"item:{name}"),
+                                           self.s.best.get(f"item:{name}"), depends))
+        return out
+
+    def _item_bounds(self, b: Bounds) -> list[tuple[solver.Bound, solver.Bound]]:
+        out = []
         for item in self.spec.scores:
             terms = []
-            for site in self._sites(ir.Award):
+            for site in self._sites(ir.Award, b):
                 if site.node.item != item.name:
                     continue
-                iv = self.b.interval(site.node.amount)
-                terms.append((f"line {site.node.span.line}", *(iv or (-10**6, 10**6)), site.firings if iv else None))
+                iv = b.value_at(site, site.node.amount)
+                # one player's score: how often the award can fire for the same player
+                terms.append((f"line {site.node.span.line}", *(iv or (-10**6, 10**6)),
+                              site.per_player if iv else None))
             cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
             hi = solver.max_total(terms, cap) if terms else solver.Bound("proved", 0)
             lo = solver.min_total(terms, cap) if terms else solver.Bound("proved", 0)
-            item_bounds.append((item.name, lo, hi))
-            seen_hi = self.s.best.get(f"item:{item.name}")
-            seen_lo = self.s.worst.get(f"item:{item.name}")
-            out.append(self._range_finding(f"item {item.name}", lo, hi, seen_lo, seen_hi, depends))
-        if all(lo.status == hi.status == "proved" for _, lo, hi in item_bounds):
-            terms_hi = [(n, lo.value, hi.value, 1) for n, lo, hi in item_bounds]
-            tot_hi = solver.max_total(terms_hi)
-            tot_lo = solver.min_total(terms_hi)
-        else:
-            tot_hi = tot_lo = solver.Bound("unknown", None, "an item has no proved bound")
-        out.insert(0, self._range_finding("total", tot_lo, tot_hi, self.s.worst.get("total"), self.s.best.get("total"),
-                                          depends))
+            out.append((lo, hi))
         return out
+
+    def _close_gaps(self, tot_lo, tot_hi, item_bounds) -> None:
+        """Where the best game seen falls short of a proved bound, climb
+        towards the bound from the best games seen (a constructed witness)."""
+        gaps = []  # (key, sign, goal): the total's maximum first, as it is what designers ask
+        if tot_hi.status == "proved":
+            gaps.append(("total", 1, tot_hi.value))
+        for name, (lo, hi) in item_bounds.items():
+            if hi.status == "proved":
+                gaps.append((f"item:{name}", 1, hi.value))
+            if lo.status == "proved":
+                gaps.append((f"item:{name}", -1, lo.value))
+        if tot_lo.status == "proved":
+            gaps.append(("total", -1, tot_lo.value))
+        gaps = [g for g in gaps if self._seen(g[0], g[1]) is None or g[1] * self._seen(g[0], g[1]) < g[1] * g[2]]
+        if not gaps:
+            return
+        # the designer's questions (checked last) keep a share of the budget
+        reserve = self.budget * 0.15 if self.spec.questions else 0.0
+        for k, (key, sign, goal) in enumerate(gaps):
+            if self.max_games is not None:
+                seconds, evals = None, self.max_games * 10
+            else:
+                left = max(0.0, self.budget - reserve - (time.perf_counter() - self.started))
+                share = left / 2 if k == 0 and len(gaps) > 1 else left / (len(gaps) - k)
+                if share < 0.2:
+                    continue
+                seconds, evals = share, None
+            self.progress(f"climbing towards the proved {'maximum' if sign > 0 else 'minimum'} of {key}")
+            value = _score_value(key, sign, self.t.n)
+            starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
+                           for _, w in table.values()}.values())
+            found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal)
+            if found is None:
+                continue
+            v, rec = found
+            if self._seen(key, sign) is None or v > sign * self._seen(key, sign):
+                _absorb_result(self.s, rec, self.t)
+
+    def _seen(self, key, sign):
+        x = (self.s.best if sign > 0 else self.s.worst).get(key)
+        return None if x is None else x[0]
 
     def _range_finding(self, subject, lo, hi, seen_lo, seen_hi, depends) -> Finding:
         bounds = {"proved": [lo.value, hi.value], "witnessed": [seen_lo[0] if seen_lo else None,
@@ -259,6 +332,21 @@ class Verifier:
         return [Finding("termination", "game", "unknown", "every game ends before the cap",
                         f"the end condition is not proved; the cap of {cap} rounds was never reached in "
                         f"{self.s.games} games", bounds={"cap": cap})]
+
+    # ---- the designer's own invariants and questions
+
+    def p_questions(self) -> list[Finding]:
+        if not self.spec.questions:
+            return []
+        from .questions import check_questions
+
+        recs = {id(w.record): w.record for w in [*self.s.marks.values(), *self.s.consulted.values(),
+                                                 *(v[1] for v in self.s.best.values()),
+                                                 *(v[1] for v in self.s.worst.values())]}
+        left = max(self.budget * 0.15, self.budget - (time.perf_counter() - self.started))
+        return check_questions(self.t, self.spec.questions, list(recs.values()), left,
+                               seed=self.seed, max_games=self.max_games, witness_dir=self.witness_dir,
+                               bounds=self.b, progress=self.progress)
 
     # ---- 5. conservation
 
@@ -354,6 +442,24 @@ class Verifier:
             if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
                 return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
         return None
+
+
+def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:
+    """Across the setup's branches: the largest maximum (or smallest minimum), proved only if every branch is."""
+    bad = next((b for b in bounds if b.status != "proved"), None)
+    return bad if bad is not None else solver.Bound("proved", pick(b.value for b in bounds))
+
+
+def _score_value(key: str, sign: int, n: int):
+    """A game's value for a climb: the best seat's score for `key` (negated
+    when looking for the lowest), steered by the others' scores falling."""
+    def value(rec):
+        res = rec.result
+        vals = [res["scores"][f"P{i + 1}"] if key == "total" else res["breakdown"][f"P{i + 1}"][key[5:]]
+                for i in range(n)]
+        i = max(range(n), key=lambda i: sign * vals[i])
+        return (sign * vals[i], -sign * (sum(vals) - vals[i]))
+    return value
 
 
 def _injective(e: ir.Expr, var: str, coll: ir.Expr) -> bool:

@@ -4,6 +4,7 @@ A witness is a real game log; it is replayed before it is reported."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from typing import Callable
@@ -135,6 +136,169 @@ def targeted(tables: Tables, seed: int, seconds: float, examples: int | None = N
 
 class _OutOfTime(Exception):
     pass
+
+
+# ---- constructed witnesses: climbing towards a proved bound
+
+def course_of(rec: GameRecord) -> list:
+    """A game as the list of what happened at each step: a decision by its
+    move's label (so the same card is laid even when a hand's order shifts),
+    a chance event by its outcome (an index, or a shuffle's order)."""
+    return [step["move"] if "move" in step else step["outcome"] for step in rec.log["steps"]]
+
+
+def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
+    """A game following `course` as far as it fits: a decision takes the move
+    with the recorded label, or the index modulo the moves; a chance event the
+    recorded outcome when it is possible there.  Past the course, or where it
+    does not fit, decisions and chance are drawn from `seed`.  Every outcome
+    taken is one the game could draw, so the record is a real, replayable game."""
+    rng = random.Random(f"soan/{seed}/course")
+    k = [0]
+
+    def wanted():
+        i = k[0]
+        k[0] += 1
+        return course[i] if i < len(course) else None
+
+    def choose(st, p, moves):
+        w = wanted()
+        if isinstance(w, str):
+            for i, m in enumerate(moves):
+                if m.label == w:
+                    return i
+        if isinstance(w, int) and not isinstance(w, bool):
+            return w % len(moves)
+        return rng.randrange(len(moves))
+
+    def chance(st, chance_rng):
+        w = wanted()
+        outcomes = st.chance_outcomes()
+        if outcomes is None:  # a shuffle: any order of the right length
+            n = st.pending.outcomes
+            if isinstance(w, list) and sorted(w) == list(range(n)):
+                return list(w)
+            return st.sample_chance(rng)
+        possible = [i for i, (_, prob) in enumerate(outcomes) if prob > 0]
+        if isinstance(w, int) and not isinstance(w, bool) and possible:
+            return possible[w % len(possible)] if w not in possible else w
+        return st.sample_chance(rng)
+
+    return record_game(tables, seed, choose, ["search"] * tables.n, chance=chance)
+
+
+def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
+          seed: int, seconds: float | None = None, max_evals: int | None = None,
+          goal: int | None = None) -> tuple[int, GameRecord] | None:
+    """Hill-climb over whole games towards a higher `value(record)` (its first
+    part is what is reported; the second only steers).  Two kinds of step,
+    each kept when the game is no worse: random changes to one to three
+    steps of the course (another move, another roll, two cards of a shuffle
+    transposed), and, once those stall, a sweep trying every other move or
+    outcome at every step in turn.  When a sweep finds nothing the climb
+    starts again from the next start.  Stops at `goal`, or when time or
+    evaluations run out; deterministic for a given `max_evals`."""
+    rng = random.Random(f"soan/{seed}/climb")
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    evals = [0]
+    scored = [(v, r) for v, r in ((value(r), r) for r in starts) if v is not None]
+    scored.sort(key=lambda x: x[0], reverse=True)
+    if not scored:
+        return None
+    best = list(scored[0])
+
+    def out_of_budget() -> bool:
+        return ((deadline is not None and time.perf_counter() > deadline)
+                or (max_evals is not None and evals[0] >= max_evals) or (goal is not None and best[0][0] >= goal))
+
+    def attempt(course):
+        evals[0] += 1
+        try:
+            rec = play_course(tables, course, rng.randrange(2**31))
+        except Exception:  # a spec error on this course: not a game, not a witness
+            return None, None
+        v = value(rec)
+        if v is not None and v > best[0]:
+            best[:] = [v, rec]
+        return v, rec
+
+    restart = 0
+    while not out_of_budget():
+        cur_v, cur = scored[restart % len(scored)]
+        course, widths = course_of(cur), widths_of(tables, cur)
+        stall = 0
+        while not out_of_budget():
+            if stall < 300:  # random changes
+                cand = list(course)
+                for _ in range(rng.choice((1, 1, 1, 2, 3))):
+                    k = rng.randrange(len(cand))
+                    cand[k] = _neighbour(cand[k], widths[k], rng)
+                v, rec = attempt(cand)
+                # the same score with a worse steer is still taken now and then, to drift across plateaus
+                if v is None or v[0] < cur_v[0] or (v < cur_v and rng.random() < 0.5):
+                    stall += 1
+                    continue
+                stall = 0 if v > cur_v else stall + 1
+                cur_v, course, widths = v, course_of(rec), widths_of(tables, rec)
+                continue
+            improved = False  # a sweep: every other choice at every step
+            for k in range(len(course)):
+                if out_of_budget() or k >= len(course):
+                    break
+                alts = list(range(widths[k])) if widths[k] > 0 else [0] * 4
+                if len(alts) > 12:  # a wide choice (which three of ten cards): a sample of it
+                    alts = rng.sample(alts, 12)
+                for a in alts:
+                    cand = list(course)
+                    cand[k] = a if widths[k] > 0 else _neighbour(cand[k], 0, rng)
+                    v, rec = attempt(cand)
+                    if v is not None and v > cur_v:
+                        cur_v, course, widths = v, course_of(rec), widths_of(tables, rec)
+                        improved = True
+                        break
+            if not improved:
+                break
+            stall = 0
+        # stuck: kick the best game found so far (several random changes) and climb again;
+        # every other time, start afresh from the next of the given games instead
+        restart += 1
+        if restart % 2:
+            kicked = course_of(best[1])
+            for _ in range(rng.randint(4, 10)):
+                k = rng.randrange(len(kicked))
+                kicked[k] = _neighbour(kicked[k], 0 if isinstance(kicked[k], list) else 64, rng)
+            v, rec = attempt(kicked)
+            if v is not None:
+                scored.append((v, rec))
+                restart = len(scored) - 1
+    return best[0][0], best[1]
+
+
+def _neighbour(step, width: int, rng: random.Random):
+    if isinstance(step, list) and len(step) > 1:  # a shuffle: transpose two cards
+        perm = list(step)
+        a, b = rng.sample(range(len(perm)), 2)
+        perm[a], perm[b] = perm[b], perm[a]
+        return perm
+    return rng.randrange(width if width > 0 else 64)
+
+
+def widths_of(tables: Tables, rec: GameRecord) -> list[int]:
+    """How many moves or outcomes each step of a game had (0 for a shuffle)."""
+    if hasattr(rec, "widths"):
+        return rec.widths
+    out = []
+    st = State(tables).start()
+    for step in rec.log["steps"]:
+        if "move" in step:
+            out.append(len(st.legal_moves()))
+            st.apply(step["index"])
+        else:
+            out.append(len(st.chance_outcomes() or ()))
+            st.apply_chance(list(step["outcome"]) if isinstance(step["outcome"], list) else step["outcome"])
+    rec.widths = out
+    return rec.widths
+
 
 
 def _keep(table: dict, key, w: Witness) -> None:

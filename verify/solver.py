@@ -88,3 +88,79 @@ def never_exceeds(demand_terms: list[tuple[str, int, int, int | None]], supply: 
         m = s.model()
         return Bound("unknown", m.eval(total).as_long(), "the over-approximation allows more than the supply")
     return Bound("unknown", None, f"z3 answered {r}")
+
+
+# ---- the designer's questions: is a small formula satisfiable? ----------------------------------
+
+
+def satisfiable(formula: tuple, ranges: dict[str, tuple[int | None, int | None]]) -> tuple[str, str]:
+    """'sat', 'unsat' or 'unknown' (with a reason) for a formula given as
+    nested tuples (built by verify/questions.py):
+
+        ("int", k) ("bool", b) ("ivar", name) ("bvar", name)
+        ("add", a, b) ("sub", a, b) ("mul", a, b) ("neg", a)
+        ("eq", a, b) ("lt", a, b) ("le", a, b)      on integers
+        ("iff", a, b) ("and", a, b) ("or", a, b) ("not", a) ("implies", a, b)
+        ("ite", c, a, b)
+
+    Every integer unknown lies within its `ranges` entry (None: no bound on
+    that side)."""
+    s = z3.Solver()
+    _limit(s)
+    ints: dict[str, z3.ArithRef] = {}
+    bools: dict[str, z3.BoolRef] = {}
+
+    def build(f):
+        op = f[0]
+        if op == "int":
+            return z3.IntVal(f[1])
+        if op == "bool":
+            return z3.BoolVal(f[1])
+        if op == "ivar":
+            if f[1] not in ints:
+                v = ints[f[1]] = z3.Int(f[1])
+                lo, hi = ranges.get(f[1], (None, None))
+                if lo is not None:
+                    s.add(v >= lo)
+                if hi is not None:
+                    s.add(v <= hi)
+            return ints[f[1]]
+        if op == "bvar":
+            if f[1] not in bools:
+                bools[f[1]] = z3.Bool(f[1])
+            return bools[f[1]]
+        args = [build(a) for a in f[1:]]
+        match op:
+            case "add":
+                return args[0] + args[1]
+            case "sub":
+                return args[0] - args[1]
+            case "mul":
+                return args[0] * args[1]
+            case "neg":
+                return -args[0]
+            case "eq" | "iff":
+                return args[0] == args[1]
+            case "lt":
+                return args[0] < args[1]
+            case "le":
+                return args[0] <= args[1]
+            case "and":
+                return z3.And(*args)
+            case "or":
+                return z3.Or(*args)
+            case "not":
+                return z3.Not(args[0])
+            case "implies":
+                return z3.Implies(args[0], args[1])
+            case "ite":
+                return z3.If(args[0], args[1], args[2])
+        raise ValueError(f"unknown formula operator {op!r}")
+
+    s.add(build(formula))
+    r = s.check()
+    if r == z3.sat:
+        return "sat", ""
+    if r == z3.unsat:
+        return "unsat", ""
+    return "unknown", f"z3 answered unknown ({s.reason_unknown()})"

@@ -1,0 +1,249 @@
+"""Where cards can go: a sound over-approximation of the zones each card can
+ever lie in, from a given placement of the cards onward.
+
+Every statement that moves cards (move, draw, exchange) is read once from the
+whole program, with what it moves resolved to the zones those cards can come
+from (a choice from `p.hand`, a filter over `deck`, a def's body ...).  A
+source that cannot be resolved counts as "any card", so the answer only ever
+errs towards more places.  A zone no statement takes cards from (the box, for
+most games) keeps what it holds: that is how a player count that removes a
+suit shows up in the bounds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from soan.dsl import ir
+from soan.interpreter.runtime import Tables
+
+ANY = None  # an unresolved source or destination: every card, every zone
+
+
+class Flow:
+    def __init__(self, tables: Tables, locations: list[int] | None = None):
+        t = self.t = tables
+        self.spec = t.spec
+        self.zone_names = {z.name for z, _ in t.zone_slots}
+        slots = list(t.start_slot) if locations is None else list(locations)
+        self.reach: list[set[str]] = [{t.zone_slots[s][0].name} for s in slots]
+        self.moves: list[tuple[set[str] | None, set[str] | None, set[str] | None]] = []
+        self._defs = {d.name: d for d in self.spec.defs}
+        self._procs = {p.name: p for p in self.spec.procedures}
+        self._seen_procs: set[str] = set()
+        self._stack: list[str] = []
+        self._card_vars: dict[str, set[str] | None] = {}
+        roots = [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
+        for root in roots:
+            self._collect(root, {})
+        for p in self.spec.procedures:  # called with unknown arguments too: parameters are "any card"
+            if p.name not in self._seen_procs:
+                self._collect(p.body, {})
+        self._fixpoint()
+
+    # ---- reading the program
+
+    def _collect(self, node, env: dict[str, set[str] | None]) -> None:
+        """Walk statements in order, binding each local to the zones its cards come from."""
+        match node:
+            case ir.Block(stmts=stmts):
+                env = dict(env)
+                for s in stmts:
+                    self._collect(s, env)
+                return
+            case ir.Let(name=name, value=value):
+                env[name] = self.zones_of(value, env)
+                return
+            case ir.Set(target=ir.Attr(name=name) | ir.GlobalVar(name=name), value=value):
+                z = self.zones_of(value, env)
+                old = self._card_vars.get(name, set())
+                self._card_vars[name] = None if z is None or old is None else old | z
+                return
+            case ir.For(var=var, coll=coll, body=body):
+                self._collect(body, {**env, var: self.zones_of(coll, env)})
+                return
+            case ir.Choose(var=var, source=src):
+                inner = dict(env)
+                if var is not None:
+                    inner[var] = self.zones_of(src, env) if src is not None else ANY
+                for o in node.options:
+                    self._collect(o.body, inner)
+                for b in (node.body, node.orelse):
+                    if b is not None:
+                        self._collect(b, inner)
+                return
+            case ir.Pick(var=var, source=src, body=body):
+                self._collect(body, {**env, var: self.zones_of(src, env)})
+                return
+            case ir.Move(what=what, dest=dest):
+                self.moves.append((self.zones_of(what, env), self.zones_of(dest, env), _kinds(what)))
+                return
+            case ir.Draw(source=src, dest=dest):
+                self.moves.append((self.zones_of(src, env), self.zones_of(dest, env), None))
+                return
+            case ir.Exchange(a=a, b=b):
+                za, zb = self.zones_of(a, env), self.zones_of(b, env)
+                self.moves.append((za, zb, None))
+                self.moves.append((zb, za, None))
+                return
+            case ir.Do(proc=proc, args=args):
+                p = self._procs[proc]
+                self._seen_procs.add(proc)
+                if proc in self._stack:  # recursion: its statements are already being read
+                    return
+                self._stack.append(proc)
+                self._collect(p.body, {name: self.zones_of(a, env) for name, a in zip(p.params, args)})
+                self._stack.pop()
+                return
+        for child in ir.children(node) if isinstance(node, ir.Node) else ():
+            if isinstance(child, (ir.Block, ir.Stmt)):
+                self._collect(child, env)
+
+    def zones_of(self, e, env) -> set[str] | None:
+        """The zones the cards `e` denotes can lie in when it is read, or ANY."""
+        match e:
+            case ir.SharedZone(name=name):
+                return {name}
+            case ir.Attr(name=name) if name in self.zone_names:
+                return {name}
+            case ir.Attr(name=name) | ir.GlobalVar(name=name) if name in self._card_vars:
+                return self._card_vars[name]
+            case ir.Local(name=name):
+                return env.get(name, ANY)
+            case ir.ListComp(coll=coll, value=None) | ir.Index(obj=coll) | ir.Ranking(coll=coll):
+                return self.zones_of(coll, env)
+            case ir.Call(func="take" | "first" | "last", args=(coll, *_)):
+                return self.zones_of(coll, env)
+            case ir.Call(func=func, args=args) if func in self._defs:
+                d = self._defs[func]
+                return self.zones_of(d.body, {name: self.zones_of(a, env) for name, a in zip(d.params, args)})
+            case ir.ListLit(items=items):
+                return _union(self.zones_of(i, env) for i in items)
+            case ir.BinOp(op="+", left=a, right=b):
+                return _union((self.zones_of(a, env), self.zones_of(b, env)))
+            case ir.Cond(then=a, orelse=b):
+                return _union((self.zones_of(a, env), self.zones_of(b, env)))
+            case ir.Int() | ir.Bool() | ir.Symbol() | ir.AllPlayers() | ir.PlayersFrom():
+                return set()  # not cards
+        return ANY
+
+    def _fixpoint(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for src, dest, kinds in self.moves:
+                for cid, zones in enumerate(self.reach):
+                    if kinds is not None and self.t.kind[cid] not in kinds:
+                        continue
+                    if src is not ANY and not (zones & src):
+                        continue
+                    new = self.zone_names if dest is ANY else dest
+                    if not new <= zones:
+                        zones |= new
+                        changed = True
+
+    # ---- what the bounds ask
+
+    def cards_in(self, zone: str) -> list[int]:
+        return [cid for cid, zones in enumerate(self.reach) if zone in zones]
+
+    def cards_of(self, e) -> list[int] | None:
+        """The cards a collection expression can hold (static filters applied), or None."""
+        match e:
+            case ir.SharedZone(name=name):
+                return self.cards_in(name)
+            case ir.Attr(name=name) if name in self.zone_names:
+                return self.cards_in(name)
+            case ir.ListComp(var=var, coll=coll, where=where, value=None):
+                base = self.cards_of(coll)
+                if base is None:
+                    return None
+                return [c for c in base if all(self._may_pass(c, var, w) for w in _conjuncts(where))]
+        return None
+
+    def _may_pass(self, cid: int, var: str, cond) -> bool:
+        """False only when a fixed field or the kind rules the card out for certain."""
+        match cond:
+            case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.Symbol(name=s)) if v == var:
+                have = self.t.kind[cid] if f == "kind" else self.t.fields[cid].get(f, _MISSING)
+                return have is _MISSING or have == s
+        return True
+
+    def most_alike(self, cards: list[int], var: str, where) -> int:
+        """How many of `cards` can pass `where` at once when it demands a fixed
+        field equal some one value (`c.suit == s`): the largest group."""
+        for cond in _conjuncts(where):
+            match cond:
+                case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=other) \
+                        if v == var and not _mentions(other, var) and self._fixed(f, cards):
+                    return max(Counter(self.t.fields[c][f] for c in cards).values(), default=0)
+        return len(cards)
+
+    def distinct_values(self, cards: list[int], f: str) -> int | None:
+        if not self._fixed(f, cards):
+            return None
+        return len({self.t.fields[c][f] for c in cards})
+
+    def _fixed(self, f: str, cards: list[int]) -> bool:
+        return f != "kind" and all(f in self.t.fields[c] and f not in self.t.kind_states[self.t.kind[c]]
+                                   for c in cards)
+
+
+_MISSING = object()
+
+
+def _kinds(what) -> set[str] | None:
+    """A filter `c.kind == K` on what a move takes narrows which cards it can move."""
+    if isinstance(what, ir.ListComp) and what.value is None:
+        for cond in _conjuncts(what.where):
+            match cond:
+                case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name="kind"), right=ir.Symbol(name=s)) \
+                        if v == what.var:
+                    return {s}
+    return None
+
+
+def _conjuncts(e):
+    if e is None:
+        return []
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _mentions(e, var: str) -> bool:
+    return any(isinstance(n, ir.Local) and n.name == var for n in ir.walk(e))
+
+
+def _union(parts) -> set[str] | None:
+    out: set[str] = set()
+    for p in parts:
+        if p is ANY:
+            return ANY
+        out |= p
+    return out
+
+
+def setup_branches(tables: Tables, limit: int = 64) -> list[tuple[str, list[int]]]:
+    """The card placements after the setup's opening random picks, one per
+    outcome: the game is run up to its first decision, roll or shuffle, and
+    every pick on the way is enumerated (up to `limit` branches; past that,
+    or with no picks, the single starting placement stands for them all)."""
+    from soan.interpreter.state import Chance, State
+
+    start = State(tables).start()
+    frontier = [("", start)]
+    done: list[tuple[str, list[int]]] = []
+    while frontier:
+        label, st = frontier.pop(0)
+        c = st.pending
+        if isinstance(c, Chance) and c.kind == "pick" and len(frontier) + len(done) + len(c.outcomes) <= limit:
+            for i, (text, _) in enumerate(c.outcomes):
+                s2 = st.clone()
+                s2.apply_chance(i)
+                frontier.append(((label + ", " if label else "") + f"{c.text}: {text}", s2))
+            continue
+        done.append((label, list(st.loc)))
+    if len(done) == 1 and not done[0][0]:
+        return [("", list(tables.start_slot))]
+    return done
