@@ -24,7 +24,8 @@ from soan.interpreter.runtime import Tables
 from . import solver
 from .bounds import Bounds
 from .flow import setup_branches
-from .search import SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, search
+from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
+                     search)
 
 SCHEMA_VERSION = 1
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
@@ -71,13 +72,21 @@ class Verifier:
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
                         progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"))
-        findings: list[Finding] = []
+        by_name: dict[str, list[Finding]] = {}
+        if not only or "score" in only:  # first: its climbs take what they need of the budget
+            self.progress("checking score")
+            by_name["score"] = self.p_score()
+        reserve = self.budget * 0.15 if self.spec.questions else 0.0
+        left = self.budget - reserve - (time.perf_counter() - self.started)
+        if self.max_games is None and left > 0.5:  # what the climbs left: more seeded games
+            more_games(self.t, self.s, left, self.seed,
+                       progress=lambda g, sec: self.progress(f"searching: {g} games"))
         for name in PROPERTIES:
-            if only and name not in only:
+            if (only and name not in only) or name in by_name:
                 continue
             self.progress(f"checking {name}")
-            findings.extend(getattr(self, "p_" + name)())
-        return findings, self.s
+            by_name[name] = getattr(self, "p_" + name)()
+        return [f for name in PROPERTIES for f in by_name.get(name, [])], self.s
 
     # ---- helpers
 
@@ -167,29 +176,79 @@ class Verifier:
     # ---- 2. tie-breaks
 
     def _rankings(self):
+        """Every ranking in the rules, with the def or procedure it lies in (None: the main rules)."""
         seen = set()
-        roots = [d.body for d in self.spec.defs] + [p.body for p in self.spec.procedures]
-        roots += [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
-        for root in roots:
+        roots = [(d.name, d.body) for d in self.spec.defs] + [(p.name, p.body) for p in self.spec.procedures]
+        roots += [(None, x) for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
+        for owner, root in roots:
             for n in ir.walk(root):
                 if isinstance(n, ir.Ranking) and (n.span.line, n.span.col) not in seen:
                     seen.add((n.span.line, n.span.col))
-                    yield n
+                    yield owner, n
+
+    def _unique_card_key(self, e: ir.Expr, var: str, owner: str | None) -> str | None:
+        """A key that reads a field of the one card each player holds in a zone
+        (`first(p.character).number`) separates players when (1) no two cards
+        that can lie in that zone share the field's value, (2) the setup deals
+        every player a card there, unconditionally, from a pile large enough,
+        before anything that ranks, and (3) no rule takes cards out of it.
+        Returns why it holds, or None."""
+        defs = {d.name: d for d in self.spec.defs}
+        if isinstance(e, ir.Call) and e.func in defs and len(e.args) == 1 and \
+                isinstance(e.args[0], ir.Local) and e.args[0].name == var and len(defs[e.func].params) == 1:
+            return self._unique_card_key(defs[e.func].body, defs[e.func].params[0], owner)
+        match e:
+            case ir.Attr(obj=ir.Call(func="first" | "last", args=(ir.Attr(obj=ir.Local(name=v), name=zone),)),
+                         name=field) if v == var and zone in self.t.player_zone_names:
+                pass
+            case _:
+                return None
+        for b in self.bs:  # (1) in every branch of the setup
+            cards = b.flow.cards_in(zone)
+            if b.flow.distinct_values(cards, field) != len(cards):
+                return None
+            # (3) nothing leaves the zone
+            if any(src is None or zone in src for src, _, _ in b.flow.moves):
+                return None
+        # (2) dealt in the setup's unconditional steps
+        before: list = []
+        for st in _unconditional(self.spec.setup):
+            before.append(st)
+            if isinstance(st, ir.For) and isinstance(st.coll, ir.AllPlayers):
+                for d in _unconditional(st.body):
+                    if isinstance(d, ir.Draw) and isinstance(d.count, ir.Int) and d.count.value >= 1 \
+                            and isinstance(d.dest, ir.Attr) and d.dest.name == zone \
+                            and isinstance(d.dest.obj, ir.Local) and d.dest.obj.name == st.var \
+                            and isinstance(d.source, ir.SharedZone):
+                        pile = d.source.name
+                        start = sum(1 for slot in self.t.start_slot if self.t.zone_slots[slot][0].name == pile)
+                        taken = any(isinstance(n, ir.SharedZone) and n.name == pile
+                                    for x in before[:-1] if not isinstance(x, ir.Shuffle) for n in ir.walk(x))
+                        if taken or start < self.t.n * d.count.value:
+                            return None
+                        if owner is not None and owner in _called(self.spec, before):
+                            return None
+                        return (f"each player holds one card of '{zone}' from the setup on (dealt from "
+                                f"{pile}, {start} cards), nothing takes it away, and no two such cards "
+                                f"share a {field}")
+        return None
 
     def p_tiebreaks(self) -> list[Finding]:
         out = []
-        items = [(n.kind, n.var, n.keys, n.fallback, n.span, n.coll) for n in self._rankings()]
+        items = [(n.kind, n.var, n.keys, n.fallback, n.span, n.coll, owner) for owner, n in self._rankings()]
         if self.spec.winner is not None:
             w = self.spec.winner
-            items.append(("winner", w.var, w.keys, w.fallback, w.span, w.coll))
-        for kind, var, keys, fallback, span, coll in items:
+            items.append(("winner", w.var, w.keys, w.fallback, w.span, w.coll, None))
+        for kind, var, keys, fallback, span, coll, owner in items:
             subject = f"{kind} at line {span.line}"
             claim = f"the {subject} always separates its candidates"
             injective = next((k for k in keys if _injective(k.expr, var, coll)), None)
             w = self.s.marks.get(("tie_fallback", (span.line, span.col)))
-            if injective is not None:
+            unique = None if injective is not None else \
+                next((why for k in keys if (why := self._unique_card_key(k.expr, var, owner))), None)
+            if injective is not None or unique is not None:
                 out.append(Finding("tiebreaks", subject, "proved", claim,
-                                   "a key is different for every candidate (seat, distance or position)"))
+                                   unique or "a key is different for every candidate (seat, distance or position)"))
             elif w is not None:
                 path, moves = self._witness(w, f"tie-line{span.line}")
                 out.append(Finding("tiebreaks", subject, "witnessed", f"the {subject} can leave a tie",
@@ -259,7 +318,10 @@ class Verifier:
                 gaps.append((f"item:{name}", -1, lo.value))
         if tot_lo.status == "proved":
             gaps.append(("total", -1, tot_lo.value))
-        gaps = [g for g in gaps if self._seen(g[0], g[1]) is None or g[1] * self._seen(g[0], g[1]) < g[1] * g[2]]
+        # climb where the best game seen is short of the bound but within reach (at least half-way
+        # there); a bound far above all play is an over-approximation no climb will meet
+        gaps = [g for g in gaps if self._seen(g[0], g[1]) is not None and g[1] * self._seen(g[0], g[1]) < g[1] * g[2]
+                and abs(g[2] - self._seen(g[0], g[1])) <= max(abs(g[2]), abs(self._seen(g[0], g[1]))) / 2]
         if not gaps:
             return
         # the designer's questions (checked last) keep a share of the budget
@@ -296,7 +358,7 @@ class Verifier:
             path, moves = self._witness(seen_hi[1], f"best-{subject}")
         if lo.status == hi.status == "proved":
             gap = None if seen_hi is None else hi.value - seen_hi[0]
-            detail = (f"proved {lo.value}..{hi.value} (declared domains and rule firings, z3); "
+            detail = (f"proved {lo.value}..{hi.value} ({self._abstraction()}); "
                       f"witnessed {bounds['witnessed'][0]}..{bounds['witnessed'][1]}"
                       + ("" if gap is None else f"; gap to the proved maximum: {gap}"))
             return Finding("score", subject, "proved", f"a player's {subject} score lies in {lo.value}..{hi.value}",
@@ -442,6 +504,29 @@ class Verifier:
             if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
                 return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
         return None
+
+
+def _unconditional(block):
+    """The statements of a block that always run, in order, phases opened up."""
+    for st in (block.stmts if block is not None else ()):
+        if isinstance(st, ir.Phase):
+            yield from _unconditional(st.body)
+        else:
+            yield st
+
+
+def _called(spec: ir.Spec, stmts) -> set[str]:
+    """The defs and procedures these statements may call, directly or not."""
+    bodies = {d.name: d.body for d in spec.defs} | {p.name: p.body for p in spec.procedures}
+    todo = [n for st in stmts for n in ir.walk(st)]
+    names: set[str] = set()
+    while todo:
+        n = todo.pop()
+        name = n.func if isinstance(n, ir.Call) else n.proc if isinstance(n, ir.Do) else None
+        if name in bodies and name not in names:
+            names.add(name)
+            todo.extend(ir.walk(bodies[name]))
+    return names
 
 
 def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:

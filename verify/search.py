@@ -37,6 +37,7 @@ class SearchResult:
     worst: dict = attrs.field(factory=dict)
     invariant_steps: int = 0
     counts: Counter = attrs.field(factory=Counter)
+    seeded: int = 0  # seeded games played: the next one is seed + seeded
 
 
 def _bots_for(g: int, n: int) -> list[str]:
@@ -82,6 +83,7 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
         res.games = g
         if progress:
             progress(g, time.perf_counter() - start)
+    res.seeded = g
     left = budget - (time.perf_counter() - start)
     examples = None if max_games is None else max_games // 4
     if (max_games is None and left > 0.5) or examples:
@@ -90,6 +92,22 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
             res.games += 1
     res.seconds = time.perf_counter() - start
     return res
+
+
+def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
+               progress: Callable[[int, float], None] | None = None) -> None:
+    """More seeded games into `res`, continuing after the seeds already played,
+    for time the climbs did not need."""
+    start = time.perf_counter()
+    g = res.seeded
+    while time.perf_counter() - start < seconds:
+        _absorb(res, play_game(tables, seed + g, _bots_for(g, tables.n)), tables)
+        g += 1
+        res.games += 1
+        if progress:
+            progress(res.games, time.perf_counter() - start)
+    res.seeded = g
+    res.seconds += time.perf_counter() - start
 
 
 def play_choices(tables: Tables, seed: int, choices: list[int]) -> GameRecord:

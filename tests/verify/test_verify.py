@@ -137,3 +137,102 @@ def test_kitano_verifies_within_budget_and_every_witness_replays(n, tmp_path):
             lo, hi = f["bounds"]["proved"]
             wlo, whi = f["bounds"]["witnessed"]
             assert lo <= wlo <= whi <= hi
+
+
+REMOVED_SUIT = """game "Removed" players 2..3
+enum colour = red, green, blue
+component gem "gem" { colour: colour }
+zone bag: shared hidden stack
+zone hand: per_player owner unordered
+cards gem in bag { 2 x each colour }
+score kinds "colours held" 0..3
+score steady "two a round" 0..9
+setup {
+  if player_count == 2 {
+    pick random s from colour { move [g in bag where g.colour == s] to box }
+  }
+  shuffle bag
+}
+rounds 2 {
+  for p in players {
+    award 2 to p for steady
+    draw 1 from bag to p.hand
+  }
+}
+scoring {
+  for p in players { award distinct(g.colour for g in p.hand) to p for kinds }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_colour_the_setup_removes_lowers_the_proved_maximum():
+    """With one colour of three boxed at two players, 'colours held' is proved at most 2 (3 at three players, where nothing is boxed), each outcome of the setup's pick bounded on its own."""
+    two, _ = findings(REMOVED_SUIT, max_games=40)
+    three, _ = findings(REMOVED_SUIT, max_games=40, n=3)
+    assert two[("score", "item kinds")]["bounds"]["proved"] == [0, 2]
+    assert "3 outcomes of the setup's opening random picks" in two[("score", "item kinds")]["detail"]
+    assert three[("score", "item kinds")]["bounds"]["proved"] == [0, 3]
+
+
+def test_an_award_in_a_loop_over_players_counts_once_per_player():
+    """'award 2 to p' for every player in each of two rounds bounds one player's item by 4, not by 4 times the players."""
+    f, _ = findings(REMOVED_SUIT, max_games=40, n=3)
+    steady = f[("score", "item steady")]
+    assert steady["bounds"]["proved"] == [0, 4]
+    assert steady["bounds"]["witnessed"] == [4, 4]
+
+
+LUCKY = """game "Lucky" players 2..2
+component die "die" {
+  faces: 6..6 = 6
+  state face: 1..6 = 1
+}
+zone tray: shared public unordered
+cards die in tray { 3 x faces = 6 }
+score pips "pips" 0..18
+rounds 1 { }
+scoring {
+  for d in tray { roll d }
+  for d in tray { award d.face to player(1) for pips }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_climb_reaches_a_maximum_that_needs_every_roll_to_be_a_six(tmp_path):
+    """Three d6 summed: proved 18, and the climb over chance outcomes constructs a replayable game that rolls 6, 6, 6."""
+    f, _ = findings(LUCKY, max_games=8, tmp=tmp_path)
+    pips = f[("score", "item pips")]
+    assert pips["bounds"]["proved"][1] == 18
+    assert pips["bounds"]["witnessed"][1] == 18
+    spec = api.compile_text(LUCKY, "t.soan")
+    log = api.load_log(pips["witness"])
+    assert api.replay(api.tables(spec, 2), log).result["scores"]["P1"] == 18
+
+
+UNIQUE = """game "Unique" players 2..3
+component hero "hero" { number: 1..4 }
+zone heroes: shared hidden stack
+zone mine: per_player public unordered
+cards hero in heroes { 1 x number = 1  1 x number = 2  1 x number = 3  1 x number = 4 }
+score points "points" 0..3
+setup {
+  shuffle heroes
+  for p in players { draw 1 from heroes to p.mine }
+}
+rounds 1 { for p in players { choose x from [0, 1, 2, 3] by p "scores" { award x to p for points } } }
+def number(p) = first(p.mine).number
+winner among p in players by vp(p) desc, number(p) asc else draw
+"""
+
+
+def test_a_tie_break_on_unique_dealt_card_numbers_is_proved_total():
+    """Every player is dealt one hero, nothing takes it away and no two heroes share a number: the winner line always decides."""
+    f, _ = findings(UNIQUE, max_games=20)
+    w = next(v for (p, s), v in f.items() if p == "tiebreaks" and s.startswith("winner"))
+    assert w["verdict"] == "proved" and "no two such cards share a number" in w["detail"]
+    # with a duplicate number the same line is no longer proved
+    dup, _ = findings(UNIQUE.replace("1 x number = 4", "1 x number = 3"), max_games=20)
+    w = next(v for (p, s), v in dup.items() if p == "tiebreaks" and s.startswith("winner"))
+    assert w["verdict"] != "proved"
