@@ -569,6 +569,7 @@ def _all_rule_nodes(spec: ir.Spec):
     roots = [d.body for d in spec.defs] + [p.body for p in spec.procedures]
     roots += [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
     roots += [t.supply for t in spec.tokens] + [z.capacity for z in spec.zones if z.capacity is not None]
+    roots += [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead
     for root in roots:
         yield from ir.walk(root)
 

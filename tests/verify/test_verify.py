@@ -236,3 +236,16 @@ def test_a_tie_break_on_unique_dealt_card_numbers_is_proved_total():
     dup, _ = findings(UNIQUE.replace("1 x number = 4", "1 x number = 3"), max_games=20)
     w = next(v for (p, s), v in dup.items() if p == "tiebreaks" and s.startswith("winner"))
     assert w["verdict"] != "proved"
+
+
+@pytest.mark.slow
+def test_kitano_three_player_maximum_is_proved_and_reached_by_a_replayable_game(tmp_path):
+    """At 3 players one utensil leaves Kitano: the proved maximum is 5 + 5×6 = 35, and the climb (fixed games, so every run is the same) finds a real game that reaches it."""
+    spec = api.load(ROOT / "specs/kitano-20.soan")
+    tables = api.tables(spec, 3)
+    result = verify(tables, 20, 0, only={"score"}, witness_dir=tmp_path, max_games=150)
+    total = next(f for f in result["findings"] if f["subject"] == "total")
+    assert total["verdict"] == "proved" and total["bounds"]["proved"][1] == 35
+    assert total["bounds"]["witnessed"][1] == 35
+    log = api.load_log(total["witness"])
+    assert max(api.replay(tables, log).result["scores"].values()) == 35
