@@ -514,6 +514,15 @@ class _NoStatus:
         pass
 
 
+def _print_witness(out, heading: str, f: dict) -> None:
+    """A witnessed finding's heading, its replayable log and the account lines around the moment."""
+    out.print(f"\n[bold]{heading}[/bold] — {f['claim']}")
+    if f["witness"]:
+        out.print(f"  witness: {f['witness']} (soan replay {f['witness']})", markup=False)
+    for line in f["moves"]:
+        out.print(f"    {line}", markup=False)
+
+
 VERDICT_STYLE = {"proved": "bold green", "witnessed": "bold yellow", "unknown": "bold red"}
 
 
@@ -532,11 +541,7 @@ def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
     out.print(t)
     for f in result["findings"]:
         if f["witness"] or f["moves"]:
-            out.print(f"\n[bold]{f['property']}: {f['subject']}[/bold] — {f['claim']}")
-            if f["witness"]:
-                out.print(f"  witness: {f['witness']} (soan replay {f['witness']})", markup=False)
-            for line in f["moves"]:
-                out.print(f"    {line}", markup=False)
+            _print_witness(out, f"{f['property']}: {f['subject']}", f)
             if f["depends_on"]:
                 out.print(f"  depends on: {', '.join(f['depends_on'])}", markup=False)
     sm = result["summary"]
@@ -602,11 +607,7 @@ def _print_prove(spec: ir.Spec, results: list[dict], summary: dict, out: Console
     for r in results:
         for f in r["findings"]:
             if f["witness"] or f["moves"]:
-                out.print(f"\n[bold]{r['players']} players: {f['subject']}[/bold] — {f['claim']}")
-                if f["witness"]:
-                    out.print(f"  witness: {f['witness']} (soan replay {f['witness']})", markup=False)
-                for line in f["moves"]:
-                    out.print(f"    {line}", markup=False)
+                _print_witness(out, f"{r['players']} players: {f['subject']}", f)
             if f["depends_on"] and f["verdict"] != "unknown":
                 out.print(f"  {r['players']} players, {f['subject']}: depends on {', '.join(f['depends_on'])}",
                           style="dim", markup=False)
