@@ -116,10 +116,14 @@ class ReplayMismatch(Exception):
     pass
 
 
-def replay(tables: Tables, log: dict, narrate: bool = False) -> State:
+def replay(tables: Tables, log: dict, narrate: bool = False,
+           on_step: Callable[[State], None] | None = None) -> State:
     """Re-run a log's decisions and chance outcomes; raise ReplayMismatch where
-    the game takes another course, or ends with another result."""
+    the game takes another course, or ends with another result.  `on_step` is
+    called on every state reached, as in play_game."""
     st = State(tables, narrate=narrate).start()
+    if on_step:
+        on_step(st)
     for k, step in enumerate(log["steps"], start=1):
         p = st.current_player()
         if "chance" in step:
@@ -138,6 +142,8 @@ def replay(tables: Tables, log: dict, narrate: bool = False) -> State:
             if i >= len(labels) or labels[i] != step["move"]:
                 raise ReplayMismatch(f"step {k}: P{step['player']}'s move '{step['move']}' is not legal move {i} here")
             st.apply(i)
+        if on_step:
+            on_step(st)
     if not st.is_terminal():
         raise ReplayMismatch("the log ends before the game does")
     if st.result != log["result"]:

@@ -33,12 +33,19 @@ class Flow:
         self._seen_procs: set[str] = set()
         self._stack: list[str] = []
         self._card_vars: dict[str, set[str] | None] = {}
-        roots = [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
-        for root in roots:
-            self._collect(root, {})
-        for p in self.spec.procedures:  # called with unknown arguments too: parameters are "any card"
-            if p.name not in self._seen_procs:
-                self._collect(p.body, {})
+        # Read the program until what each card-holding variable (`set p.played = c`) can hold
+        # settles, so a move that reads one sees every assignment, even one written after it.
+        while True:
+            before = dict(self._card_vars)
+            self.moves = []
+            roots = [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
+            for root in roots:
+                self._collect(root, {})
+            for p in self.spec.procedures:  # called with unknown arguments too: parameters are "any card"
+                if p.name not in self._seen_procs:
+                    self._collect(p.body, {})
+            if self._card_vars == before:
+                break
         self._fixpoint()
 
     # ---- reading the program

@@ -76,8 +76,7 @@ class Verifier:
         if not only or "score" in only:  # first: its climbs take what they need of the budget
             self.progress("checking score")
             by_name["score"] = self.p_score()
-        reserve = self.budget * 0.15 if self.spec.questions else 0.0
-        left = self.budget - reserve - (time.perf_counter() - self.started)
+        left = self._time_left()
         if self.max_games is None and left > 0.5:  # what the climbs left: more seeded games
             more_games(self.t, self.s, left, self.seed,
                        progress=lambda g, sec: self.progress(f"searching: {g} games"))
@@ -318,19 +317,12 @@ class Verifier:
                 gaps.append((f"item:{name}", -1, lo.value))
         if tot_lo.status == "proved":
             gaps.append(("total", -1, tot_lo.value))
-        # climb where the best game seen is short of the bound but within reach (at least half-way
-        # there); a bound far above all play is an over-approximation no climb will meet
-        gaps = [g for g in gaps if self._seen(g[0], g[1]) is not None and g[1] * self._seen(g[0], g[1]) < g[1] * g[2]
-                and abs(g[2] - self._seen(g[0], g[1])) <= max(abs(g[2]), abs(self._seen(g[0], g[1]))) / 2]
-        if not gaps:
-            return
-        # the designer's questions (checked last) keep a share of the budget
-        reserve = self.budget * 0.15 if self.spec.questions else 0.0
+        gaps = [g for g in gaps if _within_reach(self._seen(g[0], g[1]), g[1], g[2])]
         for k, (key, sign, goal) in enumerate(gaps):
             if self.max_games is not None:
                 seconds, evals = None, self.max_games * 10
             else:
-                left = max(0.0, self.budget - reserve - (time.perf_counter() - self.started))
+                left = self._time_left()
                 share = left / 2 if k == 0 and len(gaps) > 1 else left / (len(gaps) - k)
                 if share < 0.2:
                     continue
@@ -345,6 +337,11 @@ class Verifier:
             v, rec = found
             if self._seen(key, sign) is None or v > sign * self._seen(key, sign):
                 _absorb_result(self.s, rec, self.t)
+
+    def _time_left(self) -> float:
+        """Seconds of the budget not yet spent, less the share kept for the designer's questions (checked last)."""
+        reserve = self.budget * 0.15 if self.spec.questions else 0.0
+        return max(0.0, self.budget - reserve - (time.perf_counter() - self.started))
 
     def _seen(self, key, sign):
         x = (self.s.best if sign > 0 else self.s.worst).get(key)
@@ -527,6 +524,15 @@ def _called(spec: ir.Spec, stmts) -> set[str]:
             names.add(name)
             todo.extend(ir.walk(bodies[name]))
     return names
+
+
+def _within_reach(seen: int | None, sign: int, goal: int) -> bool:
+    """Whether a climb is worth its time: the best game seen is short of the
+    proved bound but at least half-way there.  A bound far above all play is
+    an over-approximation no climb will meet."""
+    if seen is None or sign * seen >= sign * goal:
+        return False
+    return abs(goal - seen) <= max(abs(goal), abs(seen)) / 2
 
 
 def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:

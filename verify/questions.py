@@ -28,13 +28,13 @@ import attrs
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.play import GameRecord, play_game
+from soan.interpreter.play import GameRecord, ReplayMismatch, play_game, replay
 from soan.interpreter.runtime import Tables
-from soan.interpreter.state import CHANCE, State
+from soan.interpreter.state import State
 
 from . import solver
 from .bounds import Bounds
-from .search import Witness, account_around, confirm
+from .search import Witness, account_around, bots_for, confirm
 
 PROPERTY = "questions"
 
@@ -68,23 +68,6 @@ class Evaluator:
             st.consulted, st.marks, st.first_marks, st.mark_events = saved
 
 
-def rerun(tables: Tables, log: dict, on_step: Callable[[State], None]) -> State:
-    """Play a log's decisions and chance outcomes again, calling `on_step` on
-    every state reached (as play_game does), and return the final state."""
-    st = State(tables).start()
-    on_step(st)
-    for step in log["steps"]:
-        if "chance" in step:
-            if st.current_player() != CHANCE:
-                raise ValueError("the log does not match the game")
-            outcome = step["outcome"]
-            st.apply_chance(list(outcome) if isinstance(outcome, list) else outcome)
-        else:
-            st.apply(step["index"])
-        on_step(st)
-    return st
-
-
 # ---- watching games -------------------------------------------------------------------------------------
 
 
@@ -108,11 +91,6 @@ class Watch:
     seconds: float = 0.0
     stopped: int = 0  # games a rule error stopped (soan verify and soan run report those)
     stop_message: str = ""
-
-
-def _bots_for(g: int, n: int) -> list[str]:
-    # As the verify search: mostly random playouts, greedy bots every eighth game.
-    return ["greedy"] * n if g % 8 == 7 else ["random"] * n
 
 
 def _keep(old: Witness | None, new: Witness) -> Witness:
@@ -161,7 +139,7 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
 
         try:
             out = play(on_step)
-        except (SpecRuntimeError, RuntimeError, ValueError, IndexError, KeyError) as e:
+        except (SpecRuntimeError, ReplayMismatch, RuntimeError, ValueError, IndexError, KeyError) as e:
             w.stopped += 1  # a rule error (or a log that does not fit): soan verify and soan run report those
             w.stop_message = w.stop_message or (e.message if isinstance(e, SpecRuntimeError) else str(e))
             return
@@ -186,7 +164,7 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
         if all(q.at_end for q in questions):  # the final state is at hand: no need to play the game again
             one(lambda on_step, rec=rec: (on_step(rec.state), rec)[1], rec)
         else:
-            one(lambda on_step, rec=rec: rerun(tables, rec.log, on_step), rec)
+            one(lambda on_step, rec=rec: replay(tables, rec.log, on_step=on_step), rec)
     g = 0
     while not settled():
         if max_games is not None:
@@ -194,7 +172,7 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
                 break
         elif time.perf_counter() - start >= seconds:
             break
-        bots = _bots_for(g, tables.n)
+        bots = bots_for(g, tables.n)
         if (seed + g, tuple(bots)) not in seen:
             one(lambda on_step, s=seed + g, b=bots: play_game(tables, s, b, on_step=on_step), None)
         g += 1
@@ -217,7 +195,7 @@ def shows(tables: Tables, q: ir.Question, w: Witness, expect_error: bool = False
             seen.append(ev(st))
 
     try:
-        rerun(tables, w.record.log, on_step)
+        replay(tables, w.record.log, on_step=on_step)
     except Exception:
         return False
     if not seen:

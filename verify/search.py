@@ -40,7 +40,7 @@ class SearchResult:
     seeded: int = 0  # seeded games played: the next one is seed + seeded
 
 
-def _bots_for(g: int, n: int) -> list[str]:
+def bots_for(g: int, n: int) -> list[str]:
     # Mostly random playouts; every eighth game greedy bots, which reach higher scores.
     return ["greedy"] * n if g % 8 == 7 else ["random"] * n
 
@@ -63,27 +63,7 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
     pushing the highest score up for the rest."""
     res = SearchResult()
     start = time.perf_counter()
-    g = 0
-    while True:
-        elapsed = time.perf_counter() - start
-        if max_games is not None:
-            if g >= max_games:  # a fixed number of games: the same verdicts every run
-                break
-        elif elapsed >= budget * 0.7:
-            break
-        bots = _bots_for(g, tables.n)
-        on_step = None
-        if g < check_steps_games:
-            def on_step(st, res=res):
-                _check_invariants(st)
-                res.invariant_steps += 1
-        rec = play_game(tables, seed + g, bots, on_step=on_step)
-        _absorb(res, rec, tables)
-        g += 1
-        res.games = g
-        if progress:
-            progress(g, time.perf_counter() - start)
-    res.seeded = g
+    more_games(tables, res, budget * 0.7, seed, progress, max_games, check_steps_games)
     left = budget - (time.perf_counter() - start)
     examples = None if max_games is None else max_games // 4
     if (max_games is None and left > 0.5) or examples:
@@ -95,13 +75,21 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
 
 
 def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
-               progress: Callable[[int, float], None] | None = None) -> None:
-    """More seeded games into `res`, continuing after the seeds already played,
-    for time the climbs did not need."""
+               progress: Callable[[int, float], None] | None = None, max_games: int | None = None,
+               check_steps_games: int = 0) -> None:
+    """Seeded games into `res`, continuing after the seeds already played:
+    for `seconds`, or exactly up to `max_games` seeded games (then the same
+    verdicts every run).  The first `check_steps_games` games have the
+    engine's invariants checked at every step."""
     start = time.perf_counter()
     g = res.seeded
-    while time.perf_counter() - start < seconds:
-        _absorb(res, play_game(tables, seed + g, _bots_for(g, tables.n)), tables)
+    while (g < max_games) if max_games is not None else (time.perf_counter() - start < seconds):
+        on_step = None
+        if g < check_steps_games:
+            def on_step(st):
+                _check_invariants(st)
+                res.invariant_steps += 1
+        _absorb(res, play_game(tables, seed + g, bots_for(g, tables.n), on_step=on_step), tables)
         g += 1
         res.games += 1
         if progress:
@@ -303,20 +291,14 @@ def _neighbour(step, width: int, rng: random.Random):
 
 def widths_of(tables: Tables, rec: GameRecord) -> list[int]:
     """How many moves or outcomes each step of a game had (0 for a shuffle)."""
-    if hasattr(rec, "widths"):
-        return rec.widths
-    out = []
-    st = State(tables).start()
-    for step in rec.log["steps"]:
-        if "move" in step:
-            out.append(len(st.legal_moves()))
-            st.apply(step["index"])
-        else:
-            out.append(len(st.chance_outcomes() or ()))
-            st.apply_chance(list(step["outcome"]) if isinstance(step["outcome"], list) else step["outcome"])
-    rec.widths = out
-    return rec.widths
+    out: list[int] = []
 
+    def width(st: State) -> None:
+        if not st.is_terminal():
+            out.append(len(st.legal_moves()) if st.current_player() >= 0 else len(st.chance_outcomes() or ()))
+
+    replay(tables, rec.log, on_step=width)
+    return out
 
 
 def _keep(table: dict, key, w: Witness) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from soan import api
-from soan.cli import main
+
+from clirun import flat, soan
 
 ROOT = Path(__file__).resolve().parents[2]
 KITANO = ROOT / "specs" / "kitano-20.soan"
@@ -36,26 +37,6 @@ winner among p in players by vp(p) desc else draw
 OWN = '''question rich "Can a player end with three chips?" : can any(p.chip >= 3 for p in players) at end
 question capped "Does every player end with at most 10 points?" : always all(vp(p) <= 10 for p in players) at end
 '''
-
-
-@pytest.fixture(autouse=True)
-def plain_console(monkeypatch):
-    """Every test sees an 80-column, colourless, non-debug console, as in a pipe."""
-    monkeypatch.setenv("COLUMNS", "80")
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "SOAN_DEBUG"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def soan(capsys, *args) -> tuple[int, str, str]:
-    """Run `soan ARGS` in-process and return (exit code, stdout, stderr)."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def flat(text: str) -> str:
-    """`text` with every run of whitespace made one space, so console line-wrapping does not matter."""
-    return " ".join(text.split())
 
 
 @pytest.fixture

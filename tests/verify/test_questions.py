@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from soan import api
 from soan.dsl.compiler import compile_question
-from soan.verify.questions import check_questions, prove, rerun, watch_games
+from soan.verify.questions import check_questions, prove, watch_games
 
 # Three rounds; each turn a player takes a chip (5 in the supply) or rests for a coin.
 CHIPS = '''game "Chips" players 2..3
@@ -90,7 +90,7 @@ def test_an_always_that_fails_is_refuted_as_a_problem(spec, tmp_path):
     log = api.load_log(f.witness)
     tables = api.tables(spec, 2)
     chips = []
-    rerun(tables, log, lambda st: chips.append(sum(st.pv["chip"])))
+    api.replay(tables, log, on_step=lambda st: chips.append(sum(st.pv["chip"])))
     step = f.bounds["step"]
     assert chips[step] > 0 and all(c == 0 for c in chips[:step])
 
@@ -110,7 +110,7 @@ def test_a_broken_invariant_is_a_problem_with_its_first_failing_state(spec, tmp_
     assert (f.subject, f.verdict, f.problem) == ("poor", "witnessed", True)
     assert f.claim.startswith("No player ever has two coins") and "broken" in f.claim
     coins = []
-    rerun(api.tables(s, 2), api.load_log(f.witness), lambda st: coins.append(max(st.pv["coins"])))
+    api.replay(api.tables(s, 2), api.load_log(f.witness), on_step=lambda st: coins.append(max(st.pv["coins"])))
     assert coins[f.bounds["step"]] == 2 and max(coins[: f.bounds["step"]]) < 2
 
 
