@@ -4,6 +4,7 @@ values outside their domain, ...) before reporting them together."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -32,6 +33,41 @@ ZONE_WORDS = {
 FALLBACKS = {"best": {"shared", "none", "stable"}, "order": {"stable"}, "winner": {"draw", "shared", "stable"}}
 SHORT_RULES = {"partial", "unlimited"}
 BUILTIN_ZONES = ("box",)
+
+
+class Scope(dict):
+    """The locals visible at a point of the rules: the name as written -> its
+    binding's key.  Scoping is lexical (a `let` is visible for the rest of its
+    block and the blocks inside it).  A binding whose name is already visible
+    (a `let` in an inner block, a loop, choice or pick variable, a binder in an
+    expression) shadows it and gets a fresh key `name~k`; every other binding
+    keeps its name.  So after resolution a `Local`'s name names exactly one
+    binding in reach, and every reader (the interpreter's environments, the
+    compiled backend, every analysis) can key locals by name with no scoping
+    rules of its own.  `own` holds the names bound by `let` in this block
+    itself: `let` again with such a name assigns the same binding."""
+
+    def __init__(self, keys=(), fresh=None):
+        super().__init__(keys)
+        self.own: set[str] = set()
+        self.fresh = fresh if fresh is not None else {}
+
+    def inner(self) -> "Scope":
+        return Scope(self, self.fresh)
+
+    def key_for(self, name: str) -> str:
+        """The key of a new binding of `name` made here."""
+        if name not in self:
+            return name
+        k = self.fresh.get(name, 1) + 1
+        self.fresh[name] = k
+        return f"{name}~{k}"
+
+    def with_binding(self, name: str) -> tuple["Scope", str]:
+        """An inner scope in which `name` is bound afresh, and its key."""
+        inner = self.inner()
+        key = inner[name] = self.key_for(name)
+        return inner, key
 
 
 class Compiler:
@@ -242,25 +278,25 @@ class Compiler:
             return attrs.evolve(node, **changes)
 
         spec = fix(spec,
-                   tokens=tuple(fix(t, supply=self.expr(t.supply, set())) for t in spec.tokens),
-                   zones=tuple(fix(z, capacity=self.expr(z.capacity, set()) if z.capacity else None) for z in spec.zones),
-                   vars=tuple(fix(v, default=self.expr(v.default, set()) if v.default else None) for v in spec.vars),
+                   tokens=tuple(fix(t, supply=self.expr(t.supply, Scope())) for t in spec.tokens),
+                   zones=tuple(fix(z, capacity=self.expr(z.capacity, Scope()) if z.capacity else None) for z in spec.zones),
+                   vars=tuple(fix(v, default=self.expr(v.default, Scope()) if v.default else None) for v in spec.vars),
                    components=tuple(fix(c, fields=tuple(
-                       fix(f, default=self.expr(f.default, set()) if f.default else None) for f in c.fields))
+                       fix(f, default=self.expr(f.default, Scope()) if f.default else None) for f in c.fields))
                                     for c in spec.components),
-                   rulings=tuple(fix(r, provisional=self.expr(r.provisional, set())) for r in spec.rulings),
-                   assumptions=tuple(fix(a, value=self.expr(a.value, set()) if a.value else None) for a in spec.assumptions),
-                   card_sets=tuple(fix(cs, rows=tuple(fix(r, fixed=tuple((n, self.expr(e, set())) for n, e in r.fixed))
+                   rulings=tuple(fix(r, provisional=self.expr(r.provisional, Scope())) for r in spec.rulings),
+                   assumptions=tuple(fix(a, value=self.expr(a.value, Scope()) if a.value else None) for a in spec.assumptions),
+                   card_sets=tuple(fix(cs, rows=tuple(fix(r, fixed=tuple((n, self.expr(e, Scope())) for n, e in r.fixed))
                                                        for r in cs.rows)) for cs in spec.card_sets),
-                   defs=tuple(fix(d, body=self.expr(d.body, set(d.params))) for d in spec.defs),
+                   defs=tuple(fix(d, body=self.expr(d.body, Scope({n: n for n in d.params}))) for d in spec.defs),
                    procedures=tuple(fix(p, body=self.proc_body(p)) for p in spec.procedures),
-                   setup=self.block(spec.setup, set()) if spec.setup else None,
+                   setup=self.block(spec.setup, Scope()) if spec.setup else None,
                    rounds=fix(spec.rounds,
-                              count=self.expr(spec.rounds.count, set()) if spec.rounds.count else None,
-                              until=self.expr(spec.rounds.until, set()) if spec.rounds.until else None,
-                              cap=self.expr(spec.rounds.cap, set()) if spec.rounds.cap else None,
-                              body=self.block(spec.rounds.body, set())) if spec.rounds else None,
-                   scoring=self.block(spec.scoring, set()) if spec.scoring else None,
+                              count=self.expr(spec.rounds.count, Scope()) if spec.rounds.count else None,
+                              until=self.expr(spec.rounds.until, Scope()) if spec.rounds.until else None,
+                              cap=self.expr(spec.rounds.cap, Scope()) if spec.rounds.cap else None,
+                              body=self.block(spec.rounds.body, Scope())) if spec.rounds else None,
+                   scoring=self.block(spec.scoring, Scope()) if spec.scoring else None,
                    winner=self.winner(spec.winner) if spec.winner else None,
                    examples=tuple(self.example(e) for e in spec.examples),
                    questions=tuple(self.question(q) for q in spec.questions))
@@ -272,7 +308,7 @@ class Compiler:
     def proc_body(self, p: ir.Procedure) -> ir.Block:
         saved, self._loop_depth = self._loop_depth, 0  # a break in a procedure may not end its caller's loop
         try:
-            return self.block(p.body, set(p.params))
+            return self.block(p.body, Scope({n: n for n in p.params}))
         finally:
             self._loop_depth = saved
 
@@ -381,8 +417,9 @@ class Compiler:
         if w.fallback not in FALLBACKS["winner"]:
             self.error(w.span, f"unknown tie fallback '{w.fallback}' for the winner",
                        nearest(w.fallback, FALLBACKS["winner"]) or "use draw, shared or stable")
-        scope = {w.var}
-        return attrs.evolve(w, coll=self.expr(w.coll, set()), where=self.expr(w.where, scope) if w.where else None,
+        scope, var = Scope().with_binding(w.var)
+        return attrs.evolve(w, var=var, coll=self.expr(w.coll, Scope()),
+                            where=self.expr(w.where, scope) if w.where else None,
                             keys=tuple(attrs.evolve(k, expr=self.expr(k.expr, scope)) for k in w.keys))
 
     def example(self, ex: ir.Example) -> ir.Example:
@@ -393,7 +430,7 @@ class Compiler:
         for o in ex.options:
             if self.params.get(o) != "option":
                 self.error(ex.span, f"unknown option '{o}'", nearest(o, [x.name for x in self.spec.options]))
-        scope = {f"p{i}" for i in range(1, self.spec.max_players + 1)}
+        scope = Scope({f"p{i}": f"p{i}" for i in range(1, self.spec.max_players + 1)})
         given = self.block(ex.given, scope) if ex.given else None
         run = self.block(ex.run, scope) if ex.run else None
         expects = tuple((self.expr(e, scope), m) for e, m in ex.expects)
@@ -404,19 +441,19 @@ class Compiler:
     def question(self, q: ir.Question) -> ir.Question:
         """A question sees what a def without parameters sees: declared names,
         builtins and parameters; it quantifies with all(...), any(...), count(...)."""
-        return attrs.evolve(q, expr=self.expr(q.expr, set()))
+        return attrs.evolve(q, expr=self.expr(q.expr, Scope()))
 
     # ---- statements
 
     _loop_depth = 0
 
-    def block(self, b: ir.Block | None, scope: set[str]) -> ir.Block | None:
+    def block(self, b: ir.Block | None, scope: Scope) -> ir.Block | None:
         if b is None:
             return None
-        inner = set(scope)
+        inner = scope.inner()
         return attrs.evolve(b, stmts=tuple(self.stmt(s, inner) for s in b.stmts))
 
-    def node(self, n: ir.Node, scope: set[str]) -> ir.Node:
+    def node(self, n: ir.Node, scope: Scope) -> ir.Node:
         """Resolve any node: blocks, statements and expressions alike."""
         match n:
             case ir.Block():
@@ -427,11 +464,12 @@ class Compiler:
                 return self.expr(n, scope)
         return ir.map_children(n, lambda c: self.node(c, scope))
 
-    def binder(self, n: ir.Node, scope: set[str], var: str, outer: tuple[str, ...] = ("coll", "source")) -> ir.Node:
+    def binder(self, n: ir.Node, scope: Scope, var: str, outer: tuple[str, ...] = ("coll", "source")) -> ir.Node:
         """A node that binds `var`: the collection it ranges over is resolved
-        outside the binding, everything else inside it."""
-        inner = scope | {var}
-        changes = {}
+        outside the binding, everything else inside it (where `var` names the
+        node's own binding, renamed if it shadows a visible local)."""
+        inner, key = scope.with_binding(var)
+        changes = {} if key == var else {"var": key}
         for f in attrs.fields(type(n)):
             value = getattr(n, f.name)
             if f.name == "span" or value is None:
@@ -442,13 +480,15 @@ class Compiler:
                 changes[f.name] = new
         return attrs.evolve(n, **changes) if changes else n
 
-    def stmt(self, s: ir.Stmt, scope: set[str]) -> ir.Stmt:
+    def stmt(self, s: ir.Stmt, scope: Scope) -> ir.Stmt:
         generic = lambda: ir.map_children(s, lambda c: self.node(c, scope))  # noqa: E731
         match s:
             case ir.Let(name=name):
-                s = generic()
-                scope.add(name)
-                return s
+                s = generic()  # the value is read before the new binding exists
+                if name not in scope.own:
+                    scope[name] = scope.key_for(name)
+                    scope.own.add(name)
+                return s if scope[name] == name else attrs.evolve(s, name=scope[name])
             case ir.Set():
                 s = generic()
                 t = s.target
@@ -494,11 +534,15 @@ class Compiler:
             case ir.Give(token=token) | ir.Return(token=token):
                 if token not in self.tokens:
                     self.error(s.span, f"unknown token '{token}'", nearest(token, self.tokens))
+            case ir.Say(text=text):
+                # `{name}` in a narration line names the binding visible here
+                text = re.sub(r"\{([a-z_][a-z0-9_]*)\}", lambda m: "{" + scope.get(m[1], m[1]) + "}", text, flags=re.I)
+                return s if text == s.text else attrs.evolve(s, text=text)
         return generic()
 
     # ---- expressions
 
-    def expr(self, e: ir.Expr | None, scope: set[str]) -> ir.Expr | None:
+    def expr(self, e: ir.Expr | None, scope: Scope) -> ir.Expr | None:
         if e is None:
             return None
         generic = lambda: ir.map_children(e, lambda c: self.node(c, scope))  # noqa: E731
@@ -545,11 +589,11 @@ class Compiler:
                 return self.binder(e, scope, var)
         return generic()
 
-    def name(self, e: ir.Name, scope: set[str]) -> ir.Expr:
+    def name(self, e: ir.Name, scope: Scope) -> ir.Expr:
         n = e.name
         sp = e.span
         if n in scope:
-            return ir.Local(n, span=sp)
+            return ir.Local(scope[n], span=sp)
         if n in self.symbols:
             return ir.Symbol(n, span=sp)
         if n in self.enums:

@@ -176,7 +176,15 @@ class Name(Expr):
 
 @attrs.frozen
 class Local(Expr):
+    """A local: `name` is its binding's key, unique among the bindings in
+    reach (see the resolver's Scope); `shown(name)` is the name as written."""
+
     name: str
+
+
+def shown(key: str) -> str:
+    """A local's name as the designer wrote it (a shadowing binding's key is `name~k`)."""
+    return key.split("~", 1)[0]
 
 
 @attrs.frozen

@@ -369,7 +369,7 @@ class RuleCompiler:
             total = sum(w for _, w in pairs)
             outcomes = tuple((value_label(st, x), Fraction(w, total)) for x, w in pairs)
             st.pending = Chance("pick", outcomes, tuple(x for x, _ in pairs), var, env, body,
-                                text=f"random {var}")
+                                text=f"random {ir.shown(var)}")
 
         return op
 
@@ -556,7 +556,7 @@ class RuleCompiler:
 
     def s_Say(self, s, sim):
         text = s.text
-        names = tuple(re.findall(r"\{([a-z_][a-z0-9_]*)\}", text, flags=re.I))
+        names = tuple(re.findall(r"\{([a-z_][a-z0-9_]*(?:~[0-9]+)?)\}", text, flags=re.I))
 
         def op(st, f):
             if st.narrate:

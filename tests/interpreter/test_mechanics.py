@@ -205,3 +205,34 @@ def test_simulate_counts_a_mark_once_per_game_however_many_rules_raise_it():
     spec = compile_text(EMPTY_CHOICES, "empty.soan")
     summary = api.simulate(api.tables(spec, 2), 4, 0, ["random", "random"])
     assert summary["games_with"]["no_choice"] == 1.0
+
+
+SHADOWING = """
+game "Shadowing" players 2..2
+token coin "Coins" supply 30 hold 0..30 when short partial
+score pts "Points"
+rounds 1 {
+  let n = 1
+  if true { let n = 5  give n coin to player(2) }
+  for n in [2, 3] { give n coin to player(2) }
+  choose n from [4] by player(1) "takes" { give n coin to player(2) }
+  pick random n from [6] { give n coin to player(2) }
+  give n coin to player(1)
+  let total = 0
+  for c in [1, 2, 3] { if c > 1 { set total += c } }
+  award total + count(n in [7, 8, 9] where n > 7) to player(1) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_locals_are_lexically_scoped_and_a_shadowing_binding_leaves_the_outer_one_alone():
+    """A `let`, loop, choice or pick variable inside a block that reuses an
+    outer local's name shadows it only there; `set` on an outer local from an
+    inner block changes it (the accumulator idiom)."""
+    t = api.tables(compile_text(SHADOWING), 2)
+    rec = api.play(t, seed=1, bots=["random", "random"])
+    st = rec.state
+    assert st.pv["coin"][0] == 1  # P1 got the outer n, untouched by the inner bindings
+    assert st.pv["coin"][1] == 5 + 2 + 3 + 4 + 6
+    assert rec.result["scores"]["P1"] == 5 + 2
