@@ -1,12 +1,27 @@
 """A sound over-approximation of a spec for a player count: how often each
 statement can fire in one game, and how large the numbers it uses can be.
 
-Firing counts multiply down the program: a `for` over the players fires its
-body at most n times per firing of the loop, over a zone at most once per card
-of the game, a `repeat N` N times, a `while ... max N` N times, the rounds
-their count (or cap).  A value's bound comes from the declared domains
-(variables, card states, die faces) and interval arithmetic.  `None` means
-"no finite bound known", and any claim built on it is not made.
+It is an abstract interpretation over the same control flow the interpreter
+runs.  Locals are read through the resolver's bindings (a `Local`'s name is
+its binding's key, see `soan.dsl.compiler.Scope`), so this module keeps no
+idea of scope of its own: one environment per running body (the setup and
+scoring, the rounds, each procedure call), as in the interpreter, where every
+`let`, `set`, loop, choice and pick variable writes its binding.
+
+- Branches are joined (an `if` without `else` joins with not running it; a
+  choice with passing, picking nothing, or its `orelse`).
+- A loop's body is re-read until its locals stop changing, and at most as
+  many times as the loop can run; past `WIDEN_AFTER` readings a local that
+  still changes is widened to "unknown".  The body's statements are then
+  recorded once, from the join of every iteration's start.
+- Firing counts multiply down the program: a `for` fires its body at most
+  once per element, a `repeat N` N times (none when N < 1), a `while ... max
+  N` N times, the rounds their count (or, with `until`, at least one round and
+  at most the cap).  A recursive procedure fires an unknown number of times,
+  with everything it calls.
+- A value's bound comes from the declared domains (variables, card states, die
+  faces) and interval arithmetic; `None` means "no finite bound known", and no
+  claim is built on it.
 """
 
 from __future__ import annotations
@@ -20,15 +35,54 @@ from .flow import Flow
 
 Interval = tuple[int, int] | None
 
+# Readings of a loop's body before a local that keeps changing is widened to unknown.
+WIDEN_AFTER = 64
+# Calls of one procedure nested inside each other that are read before it counts as unbounded recursion.
+MAX_INLINE = 4
+
+
+@attrs.frozen
+class Val:
+    """What a local is known to hold."""
+
+    iv: Interval = None  # a number in this range (None: not known to be a bounded number)
+    size: int | None = None  # a collection of at most this many items
+    elem: Interval = None  # a collection of numbers in this range
+    distinct: bool = False  # a collection of players, none twice
+    one: bool = False  # a single value, never a list
+    # A loop's variable over distinct players: the loop's size (one player is
+    # the loop's player once per run of the loop).
+    loop_players: int | None = None
+
+
+TOP = Val()
+
+
+def join(a: Val, b: Val) -> Val:
+    if a == b:
+        return a
+    return Val(_hull(a.iv, b.iv), None if a.size is None or b.size is None else max(a.size, b.size),
+               _hull(a.elem, b.elem), a.distinct and b.distinct, a.one and b.one,
+               a.loop_players if a.loop_players == b.loop_players else None)
+
+
+def join_envs(*envs: dict) -> dict:
+    """Keys missing on one side keep the other's value: the resolver lets a
+    local be read only where every path to the read has bound it."""
+    out = dict(envs[0])
+    for e in envs[1:]:
+        for k, v in e.items():
+            out[k] = join(out[k], v) if k in out else v
+    return out
+
 
 @attrs.define
 class Site:
     node: ir.Stmt
     firings: int | None
-    # For an award or give to a loop's player: how often one player can be
-    # the one it fires for (a player appears once in a loop over players).
+    # For an award or give: how often one player can be the one it fires for.
     per_player: int | None = None
-    env: dict = attrs.field(factory=dict, repr=False)  # what the locals in scope are known to be there
+    env: dict = attrs.field(factory=dict, repr=False)  # what the locals are known to be there
 
 
 class Bounds:
@@ -39,117 +93,372 @@ class Bounds:
         self.n = tables.n
         self.cards = tables.n_cards
         self.sites: list[Site] = []
-        self._lets: list[dict[str, int | None]] = [{}]
-        # local -> size of the loop of distinct players it runs over
-        self._pvars: list[dict[str, int]] = [{}]
-        self._stack: list[str] = []
+        self.env: dict[str, Val] = {}
+        self.recording = True
+        self._breaks: list[list[dict]] = []
+        self._stack: list[tuple] = []  # (procedure or def, its arguments) being read: recursion
+        self._procs = {p.name: p for p in self.spec.procedures}
         spec = self.spec
         self.round_bound: int | None = None
         if spec.rounds is not None:
             r = spec.rounds
-            self.round_bound = self.int_max(r.count) if r.count is not None else self.int_max(r.cap)
+            if r.count is not None:
+                c = self.int_max(r.count)
+                self.round_bound = None if c is None else max(0, c)
+            else:  # the first round always runs; the cap is checked after each round
+                c = self.int_max(r.cap)
+                self.round_bound = None if c is None else max(1, c)
+        self.env = {}
         self.block(spec.setup, 1)
         if spec.rounds is not None:
-            self.block(spec.rounds.body, self.round_bound)
-            if spec.rounds.until is not None:
-                self.expr_sites(spec.rounds.until, self.round_bound)
+            self.env = {}  # the rounds run in their own environment, kept from round to round
+            self.loop(spec.rounds.body, 1, self.round_bound)
+        self.env = {}
         self.block(spec.scoring, 1)
+        self.env = {}
 
     # ---- firings
 
     def block(self, b: ir.Block | None, mult: int | None) -> None:
-        if b is None:
+        if b is not None:
+            for s in b.stmts:
+                self.stmt(s, mult)
+
+    def loop(self, body: ir.Block, mult: int | None, times: int | None, bind=None) -> None:
+        """A body that runs up to `times` times (None: unknown) for each of
+        `mult` firings of the loop; `bind()` sets the loop variable at the
+        start of each iteration."""
+        inner = _mul(mult, times)
+        if times == 0:
             return
-        self._lets.append(dict(self._lets[-1]))
-        self._pvars.append(dict(self._pvars[-1]))
-        for s in b.stmts:
-            self.stmt(s, mult)
-        self._lets.pop()
-        self._pvars.pop()
+        recording, self.recording = self.recording, False
+        head = dict(self.env)
+        readings = 0
+        while True:
+            self.env = dict(head)
+            self._breaks.append([])
+            if bind:
+                bind()
+            self.block(body, inner)
+            self._breaks.pop()
+            after = join_envs(head, self.env)
+            readings += 1
+            if after == head or (times is not None and readings >= times):
+                head = after  # with `times` readings, every iteration's start is in the join
+                break
+            if readings >= WIDEN_AFTER:
+                after = {k: (v if head.get(k) == v else TOP) for k, v in after.items()}
+            head = after
+        self.recording = recording
+        self.env = dict(head)
+        self._breaks.append([])
+        if bind:
+            bind()
+        self.block(body, inner)
+        breaks = self._breaks.pop()
+        self.env = join_envs(head, self.env, *breaks)
+
+    def branches(self, runs: list, keep_current: bool) -> None:
+        """Each of `runs` (a function reading one branch) from the current
+        environment, joined; `keep_current`: running none of them is possible."""
+        start = dict(self.env)
+        outs = [start] if keep_current else []
+        for run in runs:
+            self.env = dict(start)
+            run()
+            outs.append(self.env)
+        self.env = join_envs(*outs) if outs else start
 
     def stmt(self, s: ir.Stmt, mult: int | None) -> None:
-        site = Site(s, mult, env=dict(self._lets[-1]))
-        self.sites.append(site)
+        site = None
+        if self.recording:
+            site = Site(s, mult, env=dict(self.env))
+            self.sites.append(site)
         match s:
-            case ir.Award(player=ir.Local(name=v)) | ir.Give(player=ir.Local(name=v)) if v in self._pvars[-1]:
-                k = self._pvars[-1][v]
-                site.per_player = None if mult is None else mult // k if k else 0
-            case ir.Award() | ir.Give():
-                site.per_player = mult
+            case ir.Award(player=who) | ir.Give(player=who):
+                if site is not None:
+                    site.per_player = self._per_player(who, mult)
             case ir.Let(name=name, value=value):
-                self._lets[-1][name] = self.size(value)
-                self._lets[-1]["#iv:" + name] = self.interval(value)
-                self._lets[-1]["#distinct:" + name] = self._distinct_players(value)
+                self.env[name] = self.val(value)
+            case ir.Set(target=ir.Local(name=name), op=op, value=value):
+                new = self.val(value)
+                if op != "=":
+                    old = self.env.get(name, TOP).iv
+                    iv = new.iv
+                    new = Val(None if old is None or iv is None else
+                              (old[0] + iv[0], old[1] + iv[1]) if op == "+=" else (old[0] - iv[1], old[1] - iv[0]),
+                              one=True)
+                self.env[name] = new
             case ir.For(var=var, coll=coll, body=body):
                 size = self.size(coll)
+                each = self.elem(coll)
                 if size and self._distinct_players(coll):
-                    self._pvars.append({**self._pvars[-1], var: size})
-                    self.block(body, _mul(mult, size))
-                    self._pvars.pop()
-                else:
-                    self._pvars.append({k: v for k, v in self._pvars[-1].items() if k != var})
-                    self.block(body, _mul(mult, size))
-                    self._pvars.pop()
+                    each = attrs.evolve(each, loop_players=size)
+
+                def bind():
+                    self.env[var] = each
+
+                self.loop(body, mult, size, bind)
+                self.env.pop(var, None)  # a loop variable is not read after its loop
             case ir.Repeat(count=count, body=body):
-                self.block(body, _mul(mult, self.int_max(count)))
-            case ir.While(limit=limit, body=body):
-                self.block(body, _mul(mult, self.int_max(limit)))
-            case ir.If(branches=branches, orelse=orelse):
-                for _, b in branches:
-                    self.block(b, mult)
-                self.block(orelse, mult)
+                n = self.int_max(count)
+                self.loop(body, mult, None if n is None else max(0, n))
+            case ir.While(test=test, limit=limit, body=body):
+                n = self.int_max(limit)
+                if self.truth(test) is not False:
+                    self.loop(body, mult, None if n is None else max(0, n))
+            case ir.If(branches=bs, orelse=orelse):
+                runs, settled = [], False
+                for test, b in bs:
+                    known = self.truth(test)
+                    if known is False:  # a branch that cannot be taken here
+                        continue
+                    runs.append(lambda b=b: self.block(b, mult))
+                    if known is True:  # nothing after it is reached
+                        settled = True
+                        break
+                if orelse is not None and not settled:
+                    runs.append(lambda: self.block(orelse, mult))
+                self.branches(runs, keep_current=orelse is None and not settled)
             case ir.Choose(options=options, body=body, orelse=orelse, var=var, count_kind=kind, source=src):
-                for o in options:
-                    self.block(o.body, mult)
+                runs = [lambda b=o.body: self.block(b, mult) for o in options if self.truth(o.when) is not False]
                 if var is not None:
-                    self._lets[-1][var] = self.size(src) if kind is not None else None
+                    if kind is None:
+                        chosen = self.elem(src)
+                    else:
+                        hi, size = self.int_max(s.count_hi), self.size(src)
+                        most = size if hi is None else hi if size is None else min(hi, size)
+                        chosen = Val(size=most, elem=self.elem(src).iv, distinct=self._distinct_players(src))
+
+                    def run_body(chosen=chosen):
+                        self.env[var] = chosen
+                        self.block(body, mult)
+
+                    runs.append(run_body)
+                if orelse is not None:
+                    runs.append(lambda: self.block(orelse, mult))
+                self.branches(runs, keep_current=True)
+            case ir.Pick(var=var, source=src, body=body):
+                chosen = self.elem(src)
+
+                def run_pick():
+                    self.env[var] = chosen
+                    self.block(body, mult)
+
+                self.branches([run_pick], keep_current=True)
+            case ir.Phase(body=body):
                 self.block(body, mult)
-                self.block(orelse, mult)
-            case ir.Pick(body=body) | ir.Phase(body=body):
-                self.block(body, mult)
-            case ir.Do(proc=proc):
-                if proc in self._stack:  # recursion: no finite bound from here
-                    self._poison(proc)
+            case ir.Break():
+                if self._breaks:
+                    self._breaks[-1].append(dict(self.env))
+            case ir.Do(proc=proc, args=args):
+                p = self._procs[proc]
+                given = {name: self.val(a) for name, a in zip(p.params, args)}
+                # A procedure called again from inside itself is read again while
+                # its arguments say something new (a flag that closes the branch
+                # that recursed): a call with the same arguments as one already
+                # being read, or one nested too deep, can recurse without end.
+                if (proc, given) in self._stack or sum(1 for x in self._stack if x[0] == proc) >= MAX_INLINE:
+                    if self.recording:
+                        self._poison(proc)
                     return
-                p = next(p for p in self.spec.procedures if p.name == proc)
-                self._stack.append(proc)
-                self._lets.append({})
-                # a parameter given a loop's player still names one player per iteration
-                outer = self._pvars[-1]
-                self._pvars.append({name: outer[a.name] for name, a in zip(p.params, s.args)
-                                    if isinstance(a, ir.Local) and a.name in outer})
-                self.block(p.body, mult)
-                self._pvars.pop()
-                self._lets.pop()
-                self._stack.pop()
+                caller = self.env
+                self.env = given
+                self._stack.append((proc, given))
+                breaks, self._breaks = self._breaks, []  # a break in a procedure cannot end its caller's loop
+                try:
+                    self.block(p.body, mult)
+                finally:
+                    self._breaks = breaks
+                    self._stack.pop()
+                    self.env = caller
+
+    def _per_player(self, who: ir.Expr, mult: int | None) -> int | None:
+        """How often one player can receive an award or give fired `mult` times
+        at `who`: a loop's player over k distinct players is each player once
+        per run of the loop; a list naming a player twice gives to them twice."""
+        if mult is None:
+            return None
+        v = self.val(who)
+        if v.loop_players:
+            return mult // v.loop_players
+        if v.one or v.distinct:
+            return mult
+        if v.size is not None:
+            return mult * v.size
+        return None
 
     def _poison(self, proc: str) -> None:
-        p = next(p for p in self.spec.procedures if p.name == proc)
-        for n in ir.walk(p.body):
-            if isinstance(n, ir.Stmt):
-                self.sites.append(Site(n, None))
+        """Every statement of a recursive procedure, and of all it calls, fires an unknown number of times."""
+        todo, seen = [proc], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for n in ir.walk(self._procs[name].body):
+                if isinstance(n, ir.Stmt):
+                    self.sites.append(Site(n, None))
+                if isinstance(n, ir.Do):
+                    todo.append(n.proc)
+
+    # ---- what expressions are known to be
+
+    def val(self, e) -> Val:
+        if isinstance(e, ir.Local):
+            return self.env.get(e.name, TOP)
+        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e))
+
+    def elem(self, coll) -> Val:
+        """What one element of the collection `coll` is known to be."""
+        match coll:
+            case ir.RangeExpr(lo=lo, hi=hi):
+                a, b = self.int_min(lo), self.int_max(hi)
+                return Val(None if a is None or b is None else (a, b), one=True)
+            case ir.ListLit(items=items):
+                vals = [self.val(i) for i in items]
+                if not vals:
+                    return TOP
+                out = vals[0]
+                for v in vals[1:]:
+                    out = join(out, v)
+                return attrs.evolve(out, loop_players=None)
+            case ir.ListComp(var=var, coll=inner, value=value) if value is not None:
+                return Val(self._with(var, self.elem(inner), lambda: self.interval(value)))
+            case ir.ListComp(coll=inner) | ir.Ranking(coll=inner) | ir.Call(func="take" | "reverse", args=(inner, *_)):
+                return self.elem(inner)
+            case ir.Local(name=name):
+                v = self.env.get(name, TOP)
+                return Val(v.elem, one=True)
+            case ir.Cond(then=a, orelse=b):
+                return join(self.elem(a), self.elem(b))
+            case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
+                return self._in_def(func, args, self.elem, TOP)
+        return Val(one=True)  # a player, a card, a symbol: one item, no number known
+
+    def _one(self, e) -> bool:
+        """Whether `e` is surely a single value, never a list (an award to it gives once)."""
+        match e:
+            case ir.Call(func="player" | "next" | "first" | "last" | "owner"):
+                return True
+            case ir.Attr(name="owner"):
+                return True
+            case ir.Int() | ir.Bool() | ir.Symbol() | ir.Index():
+                return True
+            case ir.Local(name=name):
+                return self.env.get(name, TOP).one
+            case ir.Cond(then=a, orelse=b):
+                return self._one(a) and self._one(b)
+        return False
+
+    def _with(self, var: str, v: Val, fn):
+        """`fn()` with an expression's binder variable bound to `v`."""
+        saved = self.env.get(var, _ABSENT)
+        self.env[var] = v
+        try:
+            return fn()
+        finally:
+            if saved is _ABSENT:
+                self.env.pop(var, None)
+            else:
+                self.env[var] = saved
+
+    def _in_def(self, func: str, args, fn, default):
+        """`fn(body)` of a def, its parameters bound to what its arguments are known to be."""
+        if any(x[0] == func for x in self._stack):  # a def that calls itself: nothing known
+            return default
+        d = self.t.rules.defs_ir[func]
+        caller = self.env
+        self.env = {name: self.val(a) for name, a in zip(d.params, args)}
+        self._stack.append((func, None))
+        try:
+            return fn(d.body)
+        finally:
+            self._stack.pop()
+            self.env = caller
 
     def _distinct_players(self, e) -> bool:
         """Whether `e` is a collection of players in which no player appears twice."""
         match e:
             case ir.AllPlayers() | ir.PlayersFrom():
                 return True
-            case ir.Ranking(coll=coll) | ir.ListComp(coll=coll, value=None):
+            case ir.Ranking(coll=coll) | ir.ListComp(coll=coll, value=None) | ir.Call(func="reverse", args=(coll,)):
+                return self._distinct_players(coll)
+            case ir.Call(func="take", args=(coll, _)):
                 return self._distinct_players(coll)
             case ir.Local(name=name):
-                return bool(self._lets[-1].get("#distinct:" + name))
+                return self.env.get(name, TOP).distinct
+            case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
+                return self._in_def(func, args, self._distinct_players, False)
         return False
 
-    def expr_sites(self, e, mult) -> None:  # conditions fire no statements
+    def truth(self, e) -> bool | None:
+        """Whether a condition is surely true, surely false, or not known (None)."""
+        match e:
+            case None:
+                return None
+            case ir.Bool(value=v):
+                return v
+            case ir.Not(operand=o):
+                t = self.truth(o)
+                return None if t is None else not t
+            case ir.BinOp(op="and", left=a, right=b):
+                x, y = self.truth(a), self.truth(b)
+                return False if x is False or y is False else True if x is True and y is True else None
+            case ir.BinOp(op="or", left=a, right=b):
+                x, y = self.truth(a), self.truth(b)
+                return True if x is True or y is True else False if x is False and y is False else None
+            case ir.BinOp(op="==" | "!=", left=a, right=b):
+                same = self._same(a, b)
+                return None if same is None else same if e.op == "==" else not same
+            case ir.BinOp(op="<" | "<=" | ">" | ">=", left=a, right=b):
+                x, y = self.interval(a), self.interval(b)
+                if x is None or y is None:
+                    return None
+                if e.op in (">", ">="):
+                    x, y = y, x  # a > b is b < a
+                strict = e.op in ("<", ">")
+                if (x[1] < y[0]) if strict else (x[1] <= y[0]):
+                    return True
+                if (x[0] >= y[1]) if strict else (x[0] > y[1]):
+                    return False
+                return None
+            case ir.Param(name=name):
+                v = self.t.params.get(name)
+                return v if isinstance(v, bool) else None
+            case ir.Local(name=name):
+                iv = self.env.get(name, TOP).iv
+                return None if iv is None else False if iv == (0, 0) else True if iv[0] > 0 or iv[1] < 0 else None
+        return None
+
+    def _same(self, a, b) -> bool | None:
+        """Whether two values are surely equal or surely not (None: not known).
+        Only named values are ever called equal; numbers only ever unequal, when
+        their ranges do not meet (a bool is never equal to a number)."""
+        x, y = self._name_value(a), self._name_value(b)
+        if x is not None and y is not None:
+            return x == y
+        p, q = self.interval(a), self.interval(b)
+        if p is not None and q is not None and (p[1] < q[0] or q[1] < p[0]):
+            return False
+        return None
+
+    def _name_value(self, e) -> str | None:
+        match e:
+            case ir.Symbol(name=name):
+                return name
+            case ir.Param(name=name):
+                v = self.t.params.get(name)
+                return v if isinstance(v, str) else None
         return None
 
     def value_at(self, site: Site, e) -> Interval:
         """The interval of `e` as read at `site`, its locals as they were there."""
-        self._lets.append(site.env)
+        saved, self.env = self.env, site.env
         try:
             return self.interval(e)
         finally:
-            self._lets.pop()
+            self.env = saved
 
     # ---- sizes of collections
 
@@ -170,17 +479,18 @@ class Bounds:
                 if cards is not None:
                     return self.flow.most_alike(cards, var, where)
                 return self.size(coll)
-            case ir.Ranking(coll=coll):
+            case ir.Ranking(coll=coll) | ir.Call(func="reverse", args=(coll,)):
                 return self.size(coll)
             case ir.RangeExpr(lo=lo, hi=hi):
                 a, b = self.int_min(lo), self.int_max(hi)
                 return None if a is None or b is None else max(0, b - a + 1)
             case ir.Local(name=name):
-                return self._lets[-1].get(name)
-            case ir.Call(func="take", args=(_, n)):
-                return self.int_max(n)
+                return self.env.get(name, TOP).size
+            case ir.Call(func="take", args=(coll, k)):
+                a, b = self.int_max(k), self.size(coll)
+                return b if a is None else max(0, a) if b is None else max(0, min(a, b))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
-                return self.size(self.t.rules.defs_ir[func].body)
+                return self._in_def(func, args, self.size, None)
             case ir.Cond(then=a, orelse=b):
                 x, y = self.size(a), self.size(b)
                 return None if x is None or y is None else max(x, y)
@@ -218,20 +528,22 @@ class Bounds:
             case ir.GlobalVar(name=name):
                 return _domain_interval(t.global_vars[name].domain)
             case ir.Attr(name=name):
-                if name == "seat":
-                    return (1, self.n)
+                # every declaration that a `.name` can read: a field of the same
+                # name as a built-in (a card's `seat`) counts with the built-in
                 domains = [t.player_vars[name].domain] if name in t.player_vars else []
                 domains += [t.tokens[name].hold] if name in t.tokens else []
                 domains += [d for (_, f), d in t.state_domain.items() if f == name]
                 domains += [f.domain for c in self.spec.components for f in c.fields if f.name == name and not f.is_state]
                 ivs = [_domain_interval(d) for d in domains]
+                if name == "seat":
+                    ivs.append((1, self.n))
                 if not ivs or any(iv is None for iv in ivs):
                     return None
                 return (min(iv[0] for iv in ivs), max(iv[1] for iv in ivs))
             case ir.Neg(operand=o):
                 iv = self.interval(o)
                 return None if iv is None else (-iv[1], -iv[0])
-            case ir.BinOp(op=op, left=a, right=b) if op in ("+", "-", "*", "//"):
+            case ir.BinOp(op=op, left=a, right=b) if op in ("+", "-", "*", "//", "%"):
                 x, y = self.interval(a), self.interval(b)
                 if x is None or y is None:
                     return None
@@ -242,6 +554,11 @@ class Bounds:
                 if op == "*":
                     prods = [p * q for p in x for q in y]
                     return (min(prods), max(prods))
+                if op == "%":
+                    # with a positive divisor the remainder lies in 0..divisor-1, and is at most a non-negative dividend
+                    if y[0] >= 1:
+                        return (0, y[1] - 1 if x[0] < 0 else min(x[1], y[1] - 1))
+                    return None
                 if y[1] >= 1 and y[0] >= 0:
                     # dividing by zero stops the game with an error, so every value it gives had a divisor >= 1
                     y = (max(y[0], 1), y[1])
@@ -249,8 +566,7 @@ class Bounds:
                     return (min(quots), max(quots))
                 return None
             case ir.Cond(then=a, orelse=b):
-                x, y = self.interval(a), self.interval(b)
-                return None if x is None or y is None else (min(x[0], y[0]), max(x[1], y[1]))
+                return _hull(self.interval(a), self.interval(b))
             case ir.Agg(func="count") | ir.Call(func="count") | ir.Call(func="size"):
                 coll = ir.ListComp(e.var, e.coll, e.where, None) if isinstance(e, ir.Agg) else e.args[0]
                 s = self.size(coll)
@@ -265,37 +581,47 @@ class Bounds:
                             s = d if s is None else min(s, d)
                 return None if s is None else (0, s)
             case ir.Agg(func="sum", var=var, coll=coll, where=where, value=value) if value is not None:
-                s, iv = self.size(ir.ListComp(var, coll, where, None)), self.interval(value)
+                s = self.size(ir.ListComp(var, coll, where, None))
+                iv = self._with(var, self.elem(coll), lambda: self.interval(value))
                 return None if s is None or iv is None else (min(0, s * iv[0]), max(0, s * iv[1]))
-            case ir.Agg(func="max" | "min", value=value) if value is not None:
-                return self.interval(value)
+            case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
+                if value is None:
+                    return self.elem(coll).iv
+                return self._with(var, self.elem(coll), lambda: self.interval(value))
+            case ir.Call(func="min" | "max", args=(coll,)):
+                return self.elem(coll).iv or self.interval(coll)  # a list's elements, or a lone number
             case ir.Call(func="min" | "max", args=args) if len(args) > 1:
                 ivs = [self.interval(a) for a in args]
                 if e.func == "min":
                     known = [iv for iv in ivs if iv is not None]
-                    if not known:
+                    if len(known) < len(ivs):
                         return None
-                    lo = None if any(iv is None for iv in ivs) else min(iv[0] for iv in ivs)
-                    hi = min(iv[1] for iv in known)
-                    return (lo if lo is not None else -10**9, hi) if lo is not None else None
+                    return (min(iv[0] for iv in ivs), min(iv[1] for iv in ivs))
                 if any(iv is None for iv in ivs):
                     return None
                 return (max(iv[0] for iv in ivs), max(iv[1] for iv in ivs))
             case ir.Call(func="abs", args=(a,)):
                 iv = self.interval(a)
-                return None if iv is None else (0, max(abs(iv[0]), abs(iv[1])))
-            case ir.Local(name=name):
-                return self._lets[-1].get("#iv:" + name)
-            case ir.Call(func=func) if func in self.t.rules.defs_ir:
-                # a def's parameters are unknown here: only what its body bounds by itself counts
-                if func in self._stack:
+                if iv is None:
                     return None
-                self._stack.append(func)
-                try:
-                    return self.interval(self.t.rules.defs_ir[func].body)
-                finally:
-                    self._stack.pop()
+                lo = 0 if iv[0] <= 0 <= iv[1] else min(abs(iv[0]), abs(iv[1]))
+                return (lo, max(abs(iv[0]), abs(iv[1])))
+            case ir.Call(func="first" | "last", args=(coll,)):
+                return self.elem(coll).iv
+            case ir.Index(obj=coll):
+                return self.elem(coll).iv
+            case ir.Local(name=name):
+                return self.env.get(name, TOP).iv
+            case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
+                return self._in_def(func, args, self.interval, None)
         return None
+
+
+_ABSENT = object()
+
+
+def _hull(a: Interval, b: Interval) -> Interval:
+    return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
 
 
 def _domain_interval(d) -> Interval:
