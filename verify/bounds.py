@@ -3,8 +3,8 @@ statement can fire in one game, and how large the numbers it uses can be.
 
 It is an abstract interpretation over the same control flow the interpreter
 runs.  Locals are read through the resolver's bindings (a `Local`'s name is
-its binding's key, see `soan.dsl.compiler.Scope`), so this module keeps no
-idea of scope of its own: one environment per running body (the setup and
+its binding's key, see `soan.dsl.compiler.Scope`), so this module has no
+notion of scope of its own: one environment per running body (the setup and
 scoring, the rounds, each procedure call), as in the interpreter, where every
 `let`, `set`, loop, choice and pick variable writes its binding.
 
