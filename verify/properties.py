@@ -21,11 +21,11 @@ from soan.dsl import ir
 from soan.dsl.analysis import parameter_uses
 from soan.interpreter.runtime import Tables
 
-from . import solver
+from . import crosscheck, solver
 from .bounds import Bounds
 from .flow import setup_branches
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
-                     search)
+                     observe, search)
 
 SCHEMA_VERSION = 1
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
@@ -85,7 +85,23 @@ class Verifier:
                 continue
             self.progress(f"checking {name}")
             by_name[name] = getattr(self, "p_" + name)()
-        return [f for name in PROPERTIES for f in by_name.get(name, [])], self.s
+        findings = [f for name in PROPERTIES for f in by_name.get(name, [])] + self._errors()
+        crosscheck.check(findings, self.s, self.witness_dir)
+        return findings, self.s
+
+    def _errors(self) -> list[Finding]:
+        """Seeded games that stopped with a rule error: each a problem, the other properties still reported."""
+        out, seen = [], set()
+        for seed, bots, e in self.s.errors:
+            where = (e.span.path, e.span.line) if e.span is not None else None
+            if where in seen:
+                continue
+            seen.add(where)
+            line = f"line {e.span.line}" if e.span is not None else "an unknown line"
+            out.append(Finding("errors", line, "witnessed", f"a game stops with an error at {line}",
+                               f"{e.message} (replay it: soan run SPEC --players {self.t.n} --seed {seed} "
+                               f"--bots {','.join(bots)})", problem=True))
+        return out
 
     # ---- helpers
 
@@ -128,7 +144,7 @@ class Verifier:
                 for site in self._sites(ir.Give, b):
                     if site.node.token != name:
                         continue
-                    iv = b.value_at(site, site.node.amount) or (0, 10**6)
+                    iv = b.value_at(site, site.node.amount) or (None, None)
                     terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
                 proofs.append(solver.never_exceeds(terms, supply))
             rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
@@ -144,12 +160,12 @@ class Verifier:
                 path, moves = self._witness(w, f"supply-{name}")
                 out.append(Finding("supplies", name, "witnessed", f"token '{name}' can run short",
                                    f"the spec says: when short {rule}", problem=False,
-                                   bounds={"supply": supply, "demand_bound": proof.value}, witness=path, moves=moves,
+                                   bounds={"supply": supply, "demand_allowed": proof.value}, witness=path, moves=moves,
                                    depends_on=depends + sorted(w.record.log["consulted_rulings"])))
             else:
                 out.append(Finding("supplies", name, "unknown", claim,
                                    f"{proof.reason}; not seen short in {self.s.games} games (when short: {rule})",
-                                   bounds={"supply": supply, "demand_bound": proof.value}, depends_on=depends))
+                                   bounds={"supply": supply, "demand_allowed": proof.value}, depends_on=depends))
         piles: dict[str, list] = {}
         for site in self._sites(ir.Draw):
             src = site.node.source
@@ -241,13 +257,16 @@ class Verifier:
         for kind, var, keys, fallback, span, coll, owner in items:
             subject = f"{kind} at line {span.line}"
             claim = f"the {subject} always separates its candidates"
-            injective = next((k for k in keys if _injective(k.expr, var, coll)), None)
+            # seat and distance tell players apart only when no player is a candidate twice
+            distinct = self.b._distinct_players(coll)
+            injective = next((k for k in keys if _injective(k.expr, var, coll, distinct)), None)
             w = self.s.marks.get(("tie_fallback", (span.line, span.col)))
             unique = None if injective is not None else \
                 next((why for k in keys if (why := self._unique_card_key(k.expr, var, owner))), None)
             if injective is not None or unique is not None:
                 out.append(Finding("tiebreaks", subject, "proved", claim,
-                                   unique or "a key is different for every candidate (seat, distance or position)"))
+                                   unique or "a key is different for every candidate (seat, distance or position)",
+                                   bounds={"site": [span.line, span.col]}))
             elif w is not None:
                 path, moves = self._witness(w, f"tie-line{span.line}")
                 out.append(Finding("tiebreaks", subject, "witnessed", f"the {subject} can leave a tie",
@@ -294,10 +313,9 @@ class Verifier:
             for site in self._sites(ir.Award, b):
                 if site.node.item != item.name:
                     continue
-                iv = b.value_at(site, site.node.amount)
+                iv = b.value_at(site, site.node.amount) or (None, None)
                 # one player's score: how often the award can fire for the same player
-                terms.append((f"line {site.node.span.line}", *(iv or (-10**6, 10**6)),
-                              site.per_player if iv else None))
+                terms.append((f"line {site.node.span.line}", *iv, site.per_player))
             cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
             hi = solver.max_total(terms, cap) if terms else solver.Bound("proved", 0)
             lo = solver.min_total(terms, cap) if terms else solver.Bound("proved", 0)
@@ -331,7 +349,8 @@ class Verifier:
             value = _score_value(key, sign, self.t.n)
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
-            found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal)
+            found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
+                          on_game=lambda rec: observe(self.s, rec, self.t))
             if found is None:
                 continue
             v, rec = found
@@ -553,11 +572,11 @@ def _score_value(key: str, sign: int, n: int):
     return value
 
 
-def _injective(e: ir.Expr, var: str, coll: ir.Expr) -> bool:
+def _injective(e: ir.Expr, var: str, coll: ir.Expr, distinct_players: bool) -> bool:
     match e:
-        case ir.Attr(obj=ir.Local(name=v), name="seat") if v == var:
+        case ir.Attr(obj=ir.Local(name=v), name="seat") if v == var and distinct_players:
             return True
-        case ir.Call(func="distance", args=(a, b)):
+        case ir.Call(func="distance", args=(a, b)) if distinct_players:
             # seats are a cycle: the distance from a fixed seat to each candidate differs
             def is_var(x):
                 return isinstance(x, ir.Local) and x.name == var

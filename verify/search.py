@@ -11,6 +11,7 @@ from typing import Callable
 
 import attrs
 
+from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.play import GameRecord, play_game, record_game, replay
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, State
@@ -38,6 +39,10 @@ class SearchResult:
     invariant_steps: int = 0
     counts: Counter = attrs.field(factory=Counter)
     seeded: int = 0  # seeded games played: the next one is seed + seeded
+    # the most rounds and decisions any game took: "rounds"/"decisions" -> (value, Witness)
+    longest: dict = attrs.field(factory=dict)
+    # seeded games that stopped with a rule error: (seed, bots, the error)
+    errors: list = attrs.field(factory=list)
 
 
 def bots_for(g: int, n: int) -> list[str]:
@@ -89,7 +94,11 @@ def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
             def on_step(st):
                 _check_invariants(st)
                 res.invariant_steps += 1
-        _absorb(res, play_game(tables, seed + g, bots_for(g, tables.n), on_step=on_step), tables)
+        bots = bots_for(g, tables.n)
+        try:
+            _absorb(res, play_game(tables, seed + g, bots, on_step=on_step), tables)
+        except SpecRuntimeError as e:  # a finding about the spec, not the end of the search
+            res.errors.append((seed + g, bots, e))
         g += 1
         res.games += 1
         if progress:
@@ -195,7 +204,8 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
 
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
           seed: int, seconds: float | None = None, max_evals: int | None = None,
-          goal: int | None = None) -> tuple[int, GameRecord] | None:
+          goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None
+          ) -> tuple[int, GameRecord] | None:
     """Hill-climb over whole games towards a higher `value(record)` (its first
     part is what is reported; the second only steers).  Two kinds of step,
     each kept when the game is no worse: random changes to one to three
@@ -223,15 +233,22 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
             rec = play_course(tables, course, rng.randrange(2**31))
         except Exception:  # a spec error on this course: not a game, not a witness
             return None, None
+        if on_game is not None:
+            on_game(rec)
         v = value(rec)
         if v is not None and v > best[0]:
             best[:] = [v, rec]
         return v, rec
 
     restart = 0
+    if not any(course_of(r) for _, r in scored):  # games with no decision and no chance: nothing to change
+        return best[0][0], best[1]
     while not out_of_budget():
         cur_v, cur = scored[restart % len(scored)]
         course, widths = course_of(cur), widths_of(tables, cur)
+        if not course:
+            restart += 1
+            continue
         stall = 0
         while not out_of_budget():
             if stall < 300:  # random changes
@@ -308,10 +325,24 @@ def _keep(table: dict, key, w: Witness) -> None:
 
 
 def _absorb(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
+    """A game of the search: counted, and observed."""
+    for key in rec.state.first_marks:
+        res.counts[key] += 1
+    observe(res, rec, tables)
+
+
+def observe(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
+    """Keep what a game shows (marks, rulings read, extreme scores, its length)
+    as witnesses, and for checking every proof against it.  Every game a
+    verify run plays comes through here, constructed ones too."""
     st = rec.state
     for key, first in st.first_marks.items():
-        res.counts[key] += 1
         _keep(res.marks, key, Witness(rec, first, key))
+    length = {"rounds": rec.result.get("rounds", 0),
+              "decisions": sum(1 for step in rec.log["steps"] if "move" in step)}
+    for k, v in length.items():
+        if k not in res.longest or v > res.longest[k][0]:
+            res.longest[k] = (v, Witness(rec, len(rec.log["steps"])))
     for r in rec.log["consulted_rulings"]:
         _keep(res.consulted, r, Witness(rec, 0))
     result = rec.result

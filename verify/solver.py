@@ -35,8 +35,15 @@ def min_total(terms: list[tuple[str, int, int, int | None]], cap: tuple[int, int
 
 
 def _optimise(terms, cap, maximise: bool) -> Bound:
-    if any(f is None for _, _, _, f in terms) and cap is None:
-        return Bound("unknown", None, "a rule fires an unbounded number of times")
+    if cap is None:
+        unknown_amount = next((name for name, lo, hi, _ in terms if lo is None or hi is None), None)
+        if unknown_amount is not None:
+            return Bound("unknown", None, f"the amount at {unknown_amount} has no known bound")
+        unbounded = next((name for name, _, _, f in terms if f is None), None)
+        if unbounded is not None:
+            return Bound("unknown", None, f"the rule at {unbounded} can fire an unknown number of times")
+    # a term with an unknown amount or firing count leaves only the declared domain (the cap)
+    terms = [(name, lo, hi, None if lo is None or hi is None else f) for name, lo, hi, f in terms]
     opt = z3.Optimize()
     _limit(opt)
     total = z3.IntVal(0)
@@ -70,8 +77,12 @@ def _optimise(terms, cap, maximise: bool) -> Bound:
 def never_exceeds(demand_terms: list[tuple[str, int, int, int | None]], supply: int) -> Bound:
     """Proved when no choice of amounts and firings within their bounds makes
     the demand exceed the supply (z3 finds the constraints unsatisfiable)."""
-    if any(f is None for _, _, _, f in demand_terms):
-        return Bound("unknown", None, "a rule giving these tokens fires an unbounded number of times")
+    unknown_amount = next((name for name, lo, hi, _ in demand_terms if lo is None or hi is None), None)
+    if unknown_amount is not None:
+        return Bound("unknown", None, f"the amount given at {unknown_amount} has no known bound")
+    unbounded = next((name for name, _, _, f in demand_terms if f is None), None)
+    if unbounded is not None:
+        return Bound("unknown", None, f"the give at {unbounded} can fire an unknown number of times")
     s = z3.Solver()
     _limit(s)
     total = z3.IntVal(0)

@@ -1,0 +1,212 @@
+"""verify never proves what a game contradicts: the shapes that once made it
+print "proved" for false claims (a local changed with `set`, the accumulator
+idiom, shadowed names, negative counts, lists naming a player twice, card
+fields named like built-ins, recursion), each with its hand-known answer, and
+the cross-check that turns any proof a game contradicts into an internal error."""
+
+from __future__ import annotations
+
+import pytest
+
+from soan import api
+from soan.cli import main
+from soan.verify import solver
+from soan.verify.bounds import Bounds
+from soan.verify.crosscheck import UnsoundProof
+from soan.verify.properties import verify
+
+STALE_LOCAL = """game "Stale local" players 2..2
+token coin "Coins" supply 3 hold 0..10 when short partial
+score pts "Points"
+rounds 3 {
+  let n = 1
+  set n = 2
+  give n coin to player(1)
+  for p in players { choose k from [0, 1] by p "scores" { award 1 to p for pts } }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+ACCUMULATOR = """game "Accumulator" players 2..2
+score pts "Points"
+rounds 3 {
+  for p in players {
+    let total = 0
+    for k in [1, 2, 3] { set total += k }
+    choose x from 0..2 by p "adds" { set total += x }
+    award total to p for pts
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def run(text: str, games: int = 40, n: int = 2):
+    spec = api.compile_text(text, "t.soan")
+    result = verify(api.tables(spec, n), 5.0, 0, max_games=games)
+    return {(f["property"], f["subject"]): f for f in result["findings"]}
+
+
+def score_max(text: str, item: str = "total", n: int = 2) -> int | None:
+    f = run(text, n=n)[("score", item)]
+    return f["bounds"]["proved"][1] if f["verdict"] == "proved" else None
+
+
+def test_the_issue_reproducer_a_local_changed_with_set_is_witnessed_short():
+    """`let n = 1; set n = 2` gives 2 coins a round from a supply of 3: short, witnessed, never proved."""
+    f = run(STALE_LOCAL)[("supplies", "coin")]
+    assert f["verdict"] == "witnessed"
+
+
+def test_the_accumulator_idiom_is_bounded_at_or_above_the_best_game():
+    """let, then += in a loop, then award: the proved bound covers the real top (3 rounds of 6 + 2 = 24)."""
+    top = score_max(ACCUMULATOR)
+    assert top is not None and top >= 24
+
+
+def test_a_number_chosen_from_a_range_is_bounded_by_the_range():
+    """`choose k from 0..2 { award k }` three times: proved 0..6, not 'fires an unbounded number of times'."""
+    text = """game "Range" players 2..2
+score pts "Points"
+rounds 3 { choose k from 0..2 by player(1) "takes" { award k to player(1) for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)[("score", "total")]
+    assert f["verdict"] == "proved" and f["bounds"]["proved"] == [0, 6]
+
+
+SHADOW = """game "Shadow" players 2..2
+token coin "Coins" supply 3 hold 0..10 when short partial
+score pts "Points"
+rounds 1 {
+  let n = 1
+  if true { let n = 5  give n coin to player(2) }
+  give n coin to player(1)
+  award 0 to player(1) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_let_inside_an_if_shadows_only_there_and_the_supply_is_witnessed_short():
+    """The inner `let n = 5` gives 5 from a supply of 3: short in every game, never proved enough."""
+    f = run(SHADOW)[("supplies", "coin")]
+    assert f["verdict"] == "witnessed"
+
+
+def test_a_def_parameter_named_like_a_callers_local_reads_its_argument():
+    """def twice(n) = n * 2 called with 3 where the caller's n is 1: the bound is 6 a round, not 2."""
+    text = """game "Param" players 2..2
+score pts "Points"
+def twice(n) = n * 2
+rounds 2 {
+  let n = 1
+  award twice(3) + n - n to player(1) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+    assert score_max(text) == 12
+
+
+def test_a_negative_repeat_fires_nothing_and_termination_counts_no_negative_decisions():
+    """`repeat 0 - 3 times` runs no time in play, and the analysis counts 0 firings, not -3."""
+    text = """game "Negative" players 2..2
+score pts "Points"
+rounds 2 {
+  repeat 0 - 3 times { choose k from [1, 2] by player(1) "takes" { award k to player(1) for pts } }
+  choose k from [0, 1] by player(2) "takes" { award k to player(2) for pts }
+}
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)
+    assert f[("termination", "game")]["bounds"]["decisions"] == 2
+    assert f[("score", "total")]["bounds"]["proved"][1] == 2
+
+
+def test_rounds_until_with_a_cap_of_zero_still_runs_one_round():
+    """The interpreter runs the first round before it reads the cap: the bound counts that round."""
+    text = """game "Cap" players 2..2
+score pts "Points"
+rounds until round >= 5 cap 0 {
+  choose k from [0, 3] by player(1) "takes" { award k to player(1) for pts }
+}
+winner among p in players by vp(p) desc else shared
+"""
+    top = score_max(text)
+    assert top is not None and top >= 3
+
+
+def test_a_player_named_twice_in_a_list_gets_the_award_twice_in_the_bound():
+    """`award 2 to [p, p]` gives p 4 a round: the bound per player counts both."""
+    text = """game "Twice" players 2..2
+score pts "Points"
+rounds 1 {
+  for p in players { award 2 to [p, p] for pts }
+}
+winner among p in players by vp(p) desc else shared
+"""
+    top = score_max(text)
+    assert top is not None and top >= 4
+
+
+def test_a_card_field_called_seat_is_not_read_as_a_players_seat():
+    """A card's own `seat` field of 0..9 is bounded by its domain, not by the player count."""
+    text = """game "Seat field" players 2..2
+score pts "Points"
+component tile "tile" { seat: 0..9 = 9 }
+cards tile in pile { 1 x seat = 9 }
+zone pile: shared public unordered
+rounds 1 { for c in pile { award c.seat to player(1) for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+    top = score_max(text)
+    assert top is not None and top >= 9
+
+
+def test_recursion_closed_by_a_flag_is_bounded_and_open_recursion_is_unknown():
+    """A procedure that calls itself once with a flag that closes the branch fires a known number of
+    times; one that calls itself with the same arguments is unbounded (termination unknown)."""
+    closed = """game "Closed" players 2..2
+score pts "Points"
+procedure act(p, again) {
+  award 1 to p for pts
+  if not again { do act(p, true) }
+}
+rounds 2 { do act(player(1), false) }
+winner among p in players by vp(p) desc else shared
+"""
+    assert score_max(closed) == 4
+    b = Bounds(api.tables(api.compile_text(closed.replace("do act(p, true)", "do act(p, again)"), "t.soan"), 2))
+    assert any(site.firings is None for site in b.sites)
+
+
+def test_set_inside_a_branch_is_joined_with_not_taking_it():
+    """`if c { set x = 9 }` leaves x as 1 or 9 afterwards; the bound covers both."""
+    text = """game "Branch" players 2..2
+score pts "Points"
+rounds 1 {
+  let x = 1
+  choose k from [0, 1] by player(1) "picks" { if k == 1 { set x = 9 } }
+  award x to player(1) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+    assert score_max(text) == 9
+
+
+def test_a_proof_a_game_contradicts_is_an_internal_error(monkeypatch):
+    """A deliberately unsound bound (every maximum proved 0) is caught by the cross-check, never printed."""
+    monkeypatch.setattr(solver, "max_total", lambda terms, cap=None: solver.Bound("proved", 0))
+    with pytest.raises(UnsoundProof, match="soan proved"):
+        run(ACCUMULATOR)
+
+
+def test_the_cli_reports_an_unsound_proof_as_an_internal_error_with_the_game(monkeypatch, tmp_path, capsys):
+    """soan verify exits 3 and names the claim and the saved game when a proof contradicts a game."""
+    path = tmp_path / "acc.soan"
+    path.write_text(ACCUMULATOR, encoding="utf-8")
+    monkeypatch.setattr(solver, "max_total", lambda terms, cap=None: solver.Bound("proved", 0))
+    code = main(["verify", str(path), "--players", "2", "--games", "20", "--witness-dir", str(tmp_path / "w")])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "soan proved" in err and "unsound-seed" in err
