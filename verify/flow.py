@@ -30,81 +30,77 @@ class Flow:
         self.moves: list[tuple[set[str] | None, set[str] | None, set[str] | None]] = []
         self._defs = {d.name: d for d in self.spec.defs}
         self._procs = {p.name: p for p in self.spec.procedures}
-        self._seen_procs: set[str] = set()
         self._stack: list[str] = []
         self._card_vars: dict[str, set[str] | None] = {}
-        # Read the program until what each card-holding variable (`set p.played = c`) can hold
-        # settles, so a move that reads one sees every assignment, even one written after it.
+        # One environment per running body, as in the interpreter: the setup and
+        # scoring, the rounds, each procedure (its parameters the union of every
+        # call's arguments, recursive calls included).  Locals are the resolver's
+        # binding keys; what a local can hold is the union of everything assigned
+        # to it anywhere in its body, so `set` in any branch or loop counts.
+        self._envs: dict[str, dict[str, set[str] | None]] = {}
+        called = {n.proc for root in self._roots() for n in ir.walk(root) if isinstance(n, ir.Do)}
+        self._bound = {"main": _bindings(self.spec.setup) | _bindings(self.spec.scoring),
+                       "rounds": _bindings(self.spec.rounds.body if self.spec.rounds else None)}
+        for p in self.spec.procedures:
+            self._bound["proc:" + p.name] = _bindings(p.body) | (set(p.params) if p.name in called else set())
+        # Read the program until what every local and every card-holding variable
+        # (`set p.played = c`) can hold settles, so a move sees every assignment,
+        # even one written after it.
         while True:
-            before = dict(self._card_vars)
+            self._changed = False
             self.moves = []
-            roots = [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
-            for root in roots:
-                self._collect(root, {})
-            for p in self.spec.procedures:  # called with unknown arguments too: parameters are "any card"
-                if p.name not in self._seen_procs:
-                    self._collect(p.body, {})
-            if self._card_vars == before:
+            self._collect(self.spec.setup, "main")
+            if self.spec.rounds is not None:
+                self._collect(self.spec.rounds, "rounds")
+            self._collect(self.spec.scoring, "main")
+            for p in self.spec.procedures:
+                self._collect(p.body, "proc:" + p.name)
+            if not self._changed:
                 break
         self._fixpoint()
 
+    def _roots(self):
+        return [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None] + \
+            [p.body for p in self.spec.procedures]
+
     # ---- reading the program
 
-    def _collect(self, node, env: dict[str, set[str] | None]) -> None:
-        """Walk statements in order, binding each local to the zones its cards come from."""
-        match node:
-            case ir.Block(stmts=stmts):
-                env = dict(env)
-                for s in stmts:
-                    self._collect(s, env)
-                return
-            case ir.Let(name=name, value=value):
-                env[name] = self.zones_of(value, env)
-                return
-            case ir.Set(target=ir.Attr(name=name) | ir.GlobalVar(name=name), value=value):
-                z = self.zones_of(value, env)
-                old = self._card_vars.get(name, set())
-                self._card_vars[name] = None if z is None or old is None else old | z
-                return
-            case ir.For(var=var, coll=coll, body=body):
-                self._collect(body, {**env, var: self.zones_of(coll, env)})
-                return
-            case ir.Choose(var=var, source=src):
-                inner = dict(env)
-                if var is not None:
-                    inner[var] = self.zones_of(src, env) if src is not None else ANY
-                for o in node.options:
-                    self._collect(o.body, inner)
-                for b in (node.body, node.orelse):
-                    if b is not None:
-                        self._collect(b, inner)
-                return
-            case ir.Pick(var=var, source=src, body=body):
-                self._collect(body, {**env, var: self.zones_of(src, env)})
-                return
-            case ir.Move(what=what, dest=dest):
-                self.moves.append((self.zones_of(what, env), self.zones_of(dest, env), _kinds(what)))
-                return
-            case ir.Draw(source=src, dest=dest):
-                self.moves.append((self.zones_of(src, env), self.zones_of(dest, env), None))
-                return
-            case ir.Exchange(a=a, b=b):
-                za, zb = self.zones_of(a, env), self.zones_of(b, env)
-                self.moves.append((za, zb, None))
-                self.moves.append((zb, za, None))
-                return
-            case ir.Do(proc=proc, args=args):
-                p = self._procs[proc]
-                self._seen_procs.add(proc)
-                if proc in self._stack:  # recursion: its statements are already being read
-                    return
-                self._stack.append(proc)
-                self._collect(p.body, {name: self.zones_of(a, env) for name, a in zip(p.params, args)})
-                self._stack.pop()
-                return
-        for child in ir.children(node) if isinstance(node, ir.Node) else ():
-            if isinstance(child, (ir.Block, ir.Stmt)):
-                self._collect(child, env)
+    def _assign(self, table: dict, key: str, zones: set[str] | None) -> None:
+        old = table.get(key, set())
+        new = None if zones is None or old is None else old | zones
+        if new != old:
+            table[key] = new
+            self._changed = True
+
+    def _collect(self, node, scope: str) -> None:
+        """Walk the statements of one running body, noting what each local and each move can hold."""
+        if node is None:
+            return
+        env = self._envs.setdefault(scope, {})
+        for n in _statements(node):
+            match n:
+                case ir.Let(name=name, value=value) | ir.Set(target=ir.Local(name=name), value=value):
+                    self._assign(env, name, self.zones_of(value, scope))
+                case ir.Set(target=ir.Attr(name=name) | ir.GlobalVar(name=name), value=value):
+                    self._assign(self._card_vars, name, self.zones_of(value, scope))
+                case ir.For(var=var, coll=coll):
+                    self._assign(env, var, self.zones_of(coll, scope))
+                case ir.Choose(var=var, source=src) if var is not None:
+                    self._assign(env, var, self.zones_of(src, scope) if src is not None else ANY)
+                case ir.Pick(var=var, source=src):
+                    self._assign(env, var, self.zones_of(src, scope))
+                case ir.Move(what=what, dest=dest):
+                    self.moves.append((self.zones_of(what, scope), self.zones_of(dest, scope), _kinds(what)))
+                case ir.Draw(source=src, dest=dest):
+                    self.moves.append((self.zones_of(src, scope), self.zones_of(dest, scope), None))
+                case ir.Exchange(a=a, b=b):
+                    za, zb = self.zones_of(a, scope), self.zones_of(b, scope)
+                    self.moves.append((za, zb, None))
+                    self.moves.append((zb, za, None))
+                case ir.Do(proc=proc, args=args):
+                    target = self._envs.setdefault("proc:" + proc, {})
+                    for name, a in zip(self._procs[proc].params, args):
+                        self._assign(target, name, self.zones_of(a, scope))
 
     def zones_of(self, e, env) -> set[str] | None:
         """The zones the cards `e` denotes can lie in when it is read, or ANY."""
@@ -116,14 +112,24 @@ class Flow:
             case ir.Attr(name=name) | ir.GlobalVar(name=name) if name in self._card_vars:
                 return self._card_vars[name]
             case ir.Local(name=name):
-                return env.get(name, ANY)
+                if isinstance(env, dict):  # a def's parameters
+                    return env.get(name, ANY)
+                if name not in self._bound.get(env, ()):
+                    return ANY  # bound where this reading cannot follow it: any card
+                return self._envs.setdefault(env, {}).get(name, set())
             case ir.ListComp(coll=coll, value=None) | ir.Index(obj=coll) | ir.Ranking(coll=coll):
                 return self.zones_of(coll, env)
             case ir.Call(func="take" | "first" | "last", args=(coll, *_)):
                 return self.zones_of(coll, env)
             case ir.Call(func=func, args=args) if func in self._defs:
+                if func in self._stack:  # a def that calls itself: any card
+                    return ANY
                 d = self._defs[func]
-                return self.zones_of(d.body, {name: self.zones_of(a, env) for name, a in zip(d.params, args)})
+                self._stack.append(func)
+                try:
+                    return self.zones_of(d.body, {name: self.zones_of(a, env) for name, a in zip(d.params, args)})
+                finally:
+                    self._stack.pop()
             case ir.ListLit(items=items):
                 return _union(self.zones_of(i, env) for i in items)
             case ir.BinOp(op="+", left=a, right=b):
@@ -197,6 +203,25 @@ class Flow:
 
 
 _MISSING = object()
+
+
+def _statements(node):
+    """Every statement under `node`, however deep in blocks, branches and loops (not into procedures)."""
+    for n in ir.walk(node):
+        if isinstance(n, ir.Stmt):
+            yield n
+
+
+def _bindings(node) -> set[str]:
+    """The locals a running body binds: lets, sets of locals, loop, choice and pick variables."""
+    out: set[str] = set()
+    for n in _statements(node) if node is not None else ():
+        match n:
+            case ir.Let(name=name) | ir.Set(target=ir.Local(name=name)) | ir.For(var=name) | ir.Pick(var=name):
+                out.add(name)
+            case ir.Choose(var=name) if name is not None:
+                out.add(name)
+    return out
 
 
 def _kinds(what) -> set[str] | None:

@@ -210,3 +210,34 @@ def test_the_cli_reports_an_unsound_proof_as_an_internal_error_with_the_game(mon
     err = capsys.readouterr().err
     assert code == 3
     assert "soan proved" in err and "unsound-seed" in err
+
+
+def test_where_cards_can_go_follows_a_set_in_a_branch_and_a_recursive_procedure():
+    """A card local re-set inside a branch, and a card passed on by a procedure that calls
+    itself, both reach the zone they are moved to: the flow sees every such card there."""
+    text = """game "Flow" players 2..2
+score pts "Points"
+component tile "tile" { value: 1..9 = 1 }
+cards tile in pile { 2 x value = 1 }
+cards tile in vault { 1 x value = 9 }
+zone pile: shared public stack
+zone vault: shared public stack
+zone shown: shared public unordered
+zone kept: shared public unordered
+procedure pass_on(c, k) {
+  if k > 0 { do pass_on(c, k - 1) } else { move c to kept }
+}
+rounds 1 {
+  let c = first(pile)
+  choose k from [0, 1] by player(1) "swaps" { if k == 1 { set c = first(vault) } }
+  move c to shown
+  do pass_on(first(vault), 2)
+  award sum(x in shown: x.value) + sum(x in kept: x.value) to player(1) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+    spec = api.compile_text(text, "t.soan")
+    b = Bounds(api.tables(spec, 2))
+    vault_card = next(cid for cid in range(b.t.n_cards) if b.t.fields[cid]["value"] == 9)
+    assert vault_card in b.flow.cards_in("shown")
+    assert vault_card in b.flow.cards_in("kept")
