@@ -232,7 +232,7 @@ rounds 1 {
   choose k from [0, 1] by player(1) "swaps" { if k == 1 { set c = first(vault) } }
   move c to shown
   do pass_on(first(vault), 2)
-  award sum(x in shown: x.value) + sum(x in kept: x.value) to player(1) for pts
+  award sum(x.value for x in shown) + sum(x.value for x in kept) to player(1) for pts
 }
 winner among p in players by vp(p) desc else shared
 """
