@@ -497,6 +497,7 @@ class RuleCompiler:
 
     def s_Return(self, s, sim):
         amount, player, token, span = self.x(s.amount), self.x(s.player), s.token, s.span
+        tok = self.t.tokens[token]
 
         def op(st, f):
             n = amount(st, f.env)
@@ -504,6 +505,8 @@ class RuleCompiler:
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise SpecRuntimeError(f"cannot return {fmt(n)} {token}", span)
             back = min(n, st.pv[token][i])
+            # the holding keeps its declared domain, as after a give (conservation relies on it)
+            st.t.check_domain(tok.hold, st.pv[token][i] - back, f"P{i + 1}'s {token}", span)
             st.pv[token][i] -= back
             st.supply[token] += back
 
