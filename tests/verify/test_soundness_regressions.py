@@ -241,3 +241,50 @@ winner among p in players by vp(p) desc else shared
     vault_card = next(cid for cid in range(b.t.n_cards) if b.t.fields[cid]["value"] == 9)
     assert vault_card in b.flow.cards_in("shown")
     assert vault_card in b.flow.cards_in("kept")
+
+
+SHADOWED = """game "Names" players 2..2
+token coin "Coins" supply 30 hold 0..30 when short partial
+score pts "Points"
+component tile "tile" { value: 1..9 = 1 }
+cards tile in pile { 3 x value = 2 }
+zone pile: shared public stack
+zone shown: shared public unordered
+def bonus(n) = n + 1
+procedure pay(n, p) { give n coin to p }
+rounds 2 {
+  let n = 1
+  if true { let n = 3  give n coin to player(2) }
+  for n in [2, 4] { do pay(n, player(1)) }
+  choose n from 0..2 by player(1) "picks" { award bonus(n) to player(1) for pts }
+  let c = first(pile)
+  for p in players { choose c from pile by p "shows" { move c to shown } }
+  move c to shown
+  award n to player(2) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+RENAMED = (SHADOWED.replace("let n = 3  give n coin", "let n2 = 3  give n2 coin")
+           .replace("for n in [2, 4] { do pay(n,", "for n3 in [2, 4] { do pay(n3,")
+           .replace('choose n from 0..2 by player(1) "picks" { award bonus(n)',
+                    'choose n4 from 0..2 by player(1) "picks" { award bonus(n4)')
+           .replace("choose c from pile by p \"shows\" { move c to shown }",
+                    "choose c2 from pile by p \"shows\" { move c2 to shown }"))
+
+
+def test_the_analyses_read_bindings_through_the_resolver_not_names():
+    """A spec that reuses names in inner blocks, loops, choices, defs and procedures gets the same
+    firings, per-player counts, values, card flow and verdicts as the same spec with every name
+    distinct: no analysis keeps an idea of scope of its own, and neither does the interpreter."""
+    assert RENAMED != SHADOWED and RENAMED.count("n4") == 2
+    a, b = (api.compile_text(x, "t.soan") for x in (SHADOWED, RENAMED))
+    ba, bb = Bounds(api.tables(a, 2)), Bounds(api.tables(b, 2))
+    shape = lambda bs: [(type(s.node).__name__, s.node.span.line, s.firings, s.per_player,  # noqa: E731
+                         bs.value_at(s, s.node.amount) if hasattr(s.node, "amount") else None) for s in bs.sites]
+    assert shape(ba) == shape(bb)
+    assert ba.flow.reach == bb.flow.reach
+    fa, fb = run(SHADOWED), run(RENAMED)
+    assert {k: (v["verdict"], v["bounds"]) for k, v in fa.items()} == {k: (v["verdict"], v["bounds"]) for k, v in fb.items()}
+    ra, rb = (api.play(api.tables(s, 2), seed=3, bots=["random", "random"]) for s in (a, b))
+    assert ra.result == rb.result
