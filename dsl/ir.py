@@ -24,6 +24,12 @@ class Span:
     def __str__(self) -> str:
         return f"{self.line}:{self.col}"
 
+    @property
+    def site(self) -> tuple[str, int, int]:
+        """Where a rule stands, for keying what happens there: the file too, so
+        that with `extend` two rules at the same line of different files stay apart."""
+        return (self.path, self.line, self.col)
+
 
 NOSPAN = Span()
 

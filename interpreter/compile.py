@@ -206,7 +206,7 @@ class RuleCompiler:
 
     def s_Draw(self, s, sim):
         count, src, dest, span = self.x(s.count), self.x(s.source), self.x(s.dest), s.span
-        at_top, face, site = s.at_top, s.face, (s.span.line, s.span.col)
+        at_top, face, site = s.at_top, s.face, s.span.site
 
         def op(st, f):
             n = count(st, f.env)
@@ -291,7 +291,7 @@ class RuleCompiler:
         return op
 
     def s_Choose(self, s, sim):
-        player, span, site = self.x(s.player), s.span, (s.span.line, s.span.col)
+        player, span, site = self.x(s.player), s.span, s.span.site
         pass_if = self.x(s.pass_if)
         orelse = self.block(s.orelse, sim) if s.orelse else None
         prompt = s.prompt
@@ -360,7 +360,7 @@ class RuleCompiler:
                 ws = [1] * len(items)
             pairs = [(x, w) for x, w in zip(items, ws) if w > 0]
             if not pairs:
-                st.mark("empty_pick", (span.line, span.col))
+                st.mark("empty_pick", span.site)
                 return
             if len(pairs) == 1:
                 env[var] = pairs[0][0]
@@ -401,7 +401,7 @@ class RuleCompiler:
 
     def s_While(self, s, sim):
         test, limit, span, body = self.x(s.test), self.x(s.limit), s.span, self.block(s.body, sim)
-        site = (span.line, span.col)
+        site = span.site
 
         def op(st, f):
             lim = limit(st, f.env)
@@ -470,7 +470,7 @@ class RuleCompiler:
     def s_Give(self, s, sim):
         amount, player, token, span = self.x(s.amount), self.x(s.player), s.token, s.span
         tok = self.t.tokens[token]
-        site = (span.line, span.col)
+        site = span.site
 
         def op(st, f):
             n = amount(st, f.env)
@@ -580,7 +580,7 @@ class RuleCompiler:
         total = self.x(r.count)
         until = self.x(r.until)
         cap = self.x(r.cap)
-        site = (r.span.line, r.span.col)
+        site = r.span.site
 
         def op(st, f):
             n = total(st, f.env) if total is not None else None
@@ -599,7 +599,7 @@ class RuleCompiler:
         candidates, var = self.x.binder(w.var, w.coll, w.where), w.var
         keys = tuple((self.x(k.expr), k.descending) for k in w.keys)
         fallback, span = w.fallback, w.span
-        site = (span.line, span.col)
+        site = span.site
 
         def op(st, f):
             items, _ = candidates(st, {})

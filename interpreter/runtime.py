@@ -580,7 +580,7 @@ class ExprCompiler:
         items, var = self.binder(e.var, e.coll, e.where), e.var
         keys = tuple((self(k.expr), k.descending) for k in e.keys)
         kind, fallback, span = e.kind, e.fallback, e.span
-        site = (span.line, span.col)
+        site = span.site
 
         def f(st, env):
             seq, inner = items(st, env)

@@ -174,7 +174,7 @@ class Verifier:
         for name, sites in piles.items():
             lines = ", ".join(str(s.node.span.line) for s in sites)
             where = f"draws from {name}"
-            ws = [self.s.marks[k] for k in (("short_draw", (s.node.span.line, s.node.span.col)) for s in sites)
+            ws = [self.s.marks[k] for k in (("short_draw", s.node.span.site) for s in sites)
                   if k in self.s.marks]
             if ws:
                 w = min(ws, key=lambda w: w.length)
@@ -197,8 +197,8 @@ class Verifier:
         roots += [(None, x) for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None]
         for owner, root in roots:
             for n in ir.walk(root):
-                if isinstance(n, ir.Ranking) and (n.span.line, n.span.col) not in seen:
-                    seen.add((n.span.line, n.span.col))
+                if isinstance(n, ir.Ranking) and n.span.site not in seen:
+                    seen.add(n.span.site)
                     yield owner, n
 
     def _unique_card_key(self, e: ir.Expr, var: str, owner: str | None) -> str | None:
@@ -260,13 +260,13 @@ class Verifier:
             # seat and distance tell players apart only when no player is a candidate twice
             distinct = self.b._distinct_players(coll)
             injective = next((k for k in keys if _injective(k.expr, var, coll, distinct)), None)
-            w = self.s.marks.get(("tie_fallback", (span.line, span.col)))
+            w = self.s.marks.get(("tie_fallback", span.site))
             unique = None if injective is not None else \
                 next((why for k in keys if (why := self._unique_card_key(k.expr, var, owner))), None)
             if injective is not None or unique is not None:
                 out.append(Finding("tiebreaks", subject, "proved", claim,
                                    unique or "a key is different for every candidate (seat, distance or position)",
-                                   bounds={"site": [span.line, span.col]}))
+                                   bounds={"site": list(span.site)}))
             elif w is not None:
                 path, moves = self._witness(w, f"tie-line{span.line}")
                 out.append(Finding("tiebreaks", subject, "witnessed", f"the {subject} can leave a tie",

@@ -288,3 +288,47 @@ def test_the_analyses_read_bindings_through_the_resolver_not_names():
     assert {k: (v["verdict"], v["bounds"]) for k, v in fa.items()} == {k: (v["verdict"], v["bounds"]) for k, v in fb.items()}
     ra, rb = (api.play(api.tables(s, 2), seed=3, bots=["random", "random"]) for s in (a, b))
     assert ra.result == rb.result
+
+
+BASE = """game "Base" players 2..2
+score pts "Points"
+component tile "tile" { value: 1..3 = 1 }
+cards tile in big { 9 x value = 1 }
+cards tile in small { 1 x value = 1 }
+zone big: shared public stack
+zone small: shared public stack
+procedure from_big(p) {
+  draw 1 from big to p.hand
+}
+zone hand: per_player public unordered
+rounds 2 { do from_big(player(1)) }
+winner among p in players by vp(p) desc else shared
+"""
+
+VARIANT = """extend "base.soan"
+game "Variant" players 2..2
+# the draw below stands at the same line and column as the base's draw from big
+
+
+
+
+procedure from_small(p) {
+  draw 1 from small to p.hand
+}
+rounds 2 { do from_big(player(1))  do from_small(player(1)) }
+"""
+
+
+def test_rules_at_the_same_line_and_column_of_two_files_are_kept_apart(tmp_path):
+    """With `extend`, a short draw from one pile is never reported against a draw of another
+    pile that stands at the same line and column of the base file."""
+    (tmp_path / "base.soan").write_text(BASE, encoding="utf-8")
+    (tmp_path / "variant.soan").write_text(VARIANT, encoding="utf-8")
+    spec = api.load(str(tmp_path / "variant.soan"))
+    draws = {n.source.name: n.span for n in __import__("soan.dsl", fromlist=["ir"]).ir.walk(spec)
+             if type(n).__name__ == "Draw"}
+    assert (draws["big"].line, draws["big"].col) == (draws["small"].line, draws["small"].col)
+    result = verify(api.tables(spec, 2), 5.0, 0, max_games=20)
+    f = {(x["property"], x["subject"]): x for x in result["findings"]}
+    assert f[("supplies", "draws from small")]["verdict"] == "witnessed"
+    assert f[("supplies", "draws from big")]["verdict"] != "witnessed"
