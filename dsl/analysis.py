@@ -19,6 +19,52 @@ def _uses(node: ir.Node) -> tuple[set[str], set[str], set[str]]:
     return params, defs, procs
 
 
+PLAY = ["setup", "rounds", "scoring"]
+
+
+def declaration_exprs(spec: ir.Spec):
+    """The expressions of declarations that the engine reads as it plays, with
+    the parts of the game they can affect: (what, expression, affects)."""
+    for z in spec.zones:
+        if z.capacity is not None:
+            yield f"zone {z.name}", z.capacity, PLAY
+    for v in spec.vars:
+        if v.default is not None:
+            yield f"variable {v.name}", v.default, PLAY
+    for c in spec.components:
+        for f in c.fields:
+            if f.default is not None:
+                yield f"field {c.name}.{f.name}", f.default, PLAY
+    for cs in spec.card_sets:
+        for row in cs.rows:
+            for name, e in row.fixed:
+                yield f"cards {cs.kind}", e, PLAY
+
+
+def reachable(spec: ir.Spec) -> tuple[set[str], set[str]]:
+    """The defs and procedures that can run: those the game's sections, its
+    declarations and the designer's questions call, directly or through others
+    (a procedure that only calls itself is not reached)."""
+    defs = {d.name: d.body for d in spec.defs}
+    procs = {p.name: p.body for p in spec.procedures}
+    roots = [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
+    roots += [t.supply for t in spec.tokens] + [e for _, e, _ in declaration_exprs(spec)]
+    roots += [q.expr for q in spec.questions]
+    seen_defs, seen_procs = set(), set()
+    todo = list(roots)
+    while todo:
+        _, called_defs, run_procs = _uses(todo.pop())
+        for d in called_defs - seen_defs:
+            if d in defs:
+                seen_defs.add(d)
+                todo.append(defs[d])
+        for p in run_procs - seen_procs:
+            if p in procs:
+                seen_procs.add(p)
+                todo.append(procs[p])
+    return seen_defs, seen_procs
+
+
 def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
     """For every ruling, assumption and option: the defs and procedures that
     read it directly, and the parts of the game (setup, rounds, scoring,
@@ -73,6 +119,13 @@ def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
         if t.short_ruling in result:
             result[t.short_ruling]["read_by"].append(f"token {t.name}")
             result[t.short_ruling]["affects"].append(f"token {t.name}")
+    for what, expr, affects in declaration_exprs(spec):
+        # a declaration's expression (a zone's capacity, a default) is read by the engine in play
+        facts[what] = _uses(expr)
+        for name in reach(what, set()):
+            if name in result:
+                result[name]["read_by"].append(what)
+                result[name]["affects"].extend(affects)
     for cs in spec.card_sets:
         if cs.assumed in result:
             result[cs.assumed]["read_by"].append(f"cards {cs.kind}")

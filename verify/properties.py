@@ -18,7 +18,7 @@ from typing import Callable
 import attrs
 
 from soan.dsl import ir
-from soan.dsl.analysis import parameter_uses
+from soan.dsl.analysis import declaration_exprs, parameter_uses, reachable
 from soan.interpreter.runtime import Tables
 
 from . import crosscheck, solver
@@ -448,8 +448,8 @@ class Verifier:
         params_read = {n.name for n in text_nodes if isinstance(n, ir.Param)}
         params_read |= {t.short_ruling for t in spec.tokens if t.short_ruling}
         params_read |= {c.assumed for c in spec.card_sets if c.assumed}
-        called = {n.proc for n in text_nodes if isinstance(n, ir.Do)}
-        used_defs = {n.func for n in text_nodes if isinstance(n, ir.Call)}
+        # a procedure or def counts as used only if the game can reach it (one that only calls itself is dead)
+        used_defs, called = reachable(spec)
         awarded = {n.item for n in text_nodes if isinstance(n, ir.Award)}
         symbols = {n.name for n in text_nodes if isinstance(n, ir.Symbol)}
         domains = [f.domain for c in spec.components for f in c.fields] + [v.domain for v in spec.vars]
@@ -591,9 +591,11 @@ def _injective(e: ir.Expr, var: str, coll: ir.Expr, distinct_players: bool) -> b
 
 
 def _all_rule_nodes(spec: ir.Spec):
-    roots = [d.body for d in spec.defs] + [p.body for p in spec.procedures]
+    """Every node of the rules the game can run (defs and procedures only if reached)."""
+    defs, procs = reachable(spec)
+    roots = [d.body for d in spec.defs if d.name in defs] + [p.body for p in spec.procedures if p.name in procs]
     roots += [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
-    roots += [t.supply for t in spec.tokens] + [z.capacity for z in spec.zones if z.capacity is not None]
+    roots += [t.supply for t in spec.tokens] + [e for _, e, _ in declaration_exprs(spec)]
     roots += [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead
     for root in roots:
         yield from ir.walk(root)

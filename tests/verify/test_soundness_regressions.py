@@ -332,3 +332,30 @@ def test_rules_at_the_same_line_and_column_of_two_files_are_kept_apart(tmp_path)
     f = {(x["property"], x["subject"]): x for x in result["findings"]}
     assert f[("supplies", "draws from small")]["verdict"] == "witnessed"
     assert f[("supplies", "draws from big")]["verdict"] != "witnessed"
+
+
+def test_a_ruling_read_as_a_zone_capacity_is_not_moot():
+    """A ruling that sizes a zone is read in every game that places there: it can arise, it is not moot."""
+    text = """game "Capacity" players 2..2
+score pts "Points"
+ruling room: 1..3 = 1 "How many tiles fit on the shelf?" cite "test"
+component tile "tile" { value: 1..3 = 1 }
+cards tile in pile { 3 x value = 1 }
+zone pile: shared public stack
+zone shelf: shared public unordered capacity room
+rounds 1 { if count(shelf) < 1 { move first(pile) to shelf }  award count(shelf) to player(1) for pts }
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)[("rulings", "room")]
+    assert f["verdict"] != "proved"
+
+
+def test_a_procedure_that_only_calls_itself_is_dead():
+    """Nothing runs `loop_on`, though it runs itself: the dead-parts check names it."""
+    text = """game "Dead" players 2..2
+score pts "Points"
+procedure loop_on(p) { do loop_on(p) }
+rounds 1 { award 1 to player(1) for pts }
+winner among p in players by vp(p) desc else shared
+"""
+    assert ("dead", "procedure loop_on") in run(text)
