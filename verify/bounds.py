@@ -31,7 +31,7 @@ import attrs
 from soan.dsl import ir
 from soan.interpreter.runtime import Tables
 
-from .flow import Flow
+from .flow import Flow, opening_steps, pauses
 
 Interval = tuple[int, int] | None
 
@@ -109,7 +109,13 @@ class Bounds:
                 c = self.int_max(r.cap)
                 self.round_bound = None if c is None else max(1, c)
         self.env = {}
-        self.block(spec.setup, 1)
+        # the setup's opening steps run while cards still lie where the spec deals them
+        self.flow.opening = self.flow.early is not None
+        for st in opening_steps(spec.setup):
+            self.stmt(st, 1)
+            if pauses(st):
+                self.flow.opening = False
+        self.flow.opening = False
         if spec.rounds is not None:
             self.env = {}  # the rounds run in their own environment, kept from round to round
             self.loop(spec.rounds.body, 1, self.round_bound)
@@ -634,3 +640,22 @@ def _domain_interval(d) -> Interval:
 
 def _mul(a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else a * b
+
+
+class Joined:
+    """The bounds of every outcome of the setup's opening random picks read as
+    one, for an expression read anywhere in the game: the widest answer."""
+
+    def __init__(self, bounds: list[Bounds]):
+        self.bs = bounds
+        self.round_bound = bounds[0].round_bound
+
+    def interval(self, e) -> Interval:
+        out = self.bs[0].interval(e)
+        for b in self.bs[1:]:
+            out = _hull(out, b.interval(e))
+        return out
+
+    def size(self, e) -> int | None:
+        sizes = [b.size(e) for b in self.bs]
+        return None if any(x is None for x in sizes) else max(sizes)

@@ -57,7 +57,38 @@ class Flow:
                 self._collect(p.body, "proc:" + p.name)
             if not self._changed:
                 break
-        self._fixpoint()
+        self._fixpoint(self.reach, self.moves)
+        # Where cards can be while the setup's opening steps run (see `opening`): None when the
+        # placement given is the start itself.
+        self.early: list[set[str]] | None = None
+        self.opening = False  # set by the reader of the setup's opening steps
+        if locations is not None and list(locations) != list(t.start_slot):
+            # Placed after the setup's opening steps, a card was elsewhere while those steps ran:
+            # where it started, and wherever the setup's moves can take it from there, counts too
+            # (without following the rest of the game from those places: it is no longer there).
+            early = [{t.zone_slots[s][0].name} for s in t.start_slot]
+            self._fixpoint(early, self._opening_moves())
+            self.early = [zones | before for zones, before in zip(self.reach, early)]
+
+    def _opening_moves(self) -> list:
+        """The moves the setup can make before its first decision, roll or shuffle:
+        its top-level steps up to the first that holds one (what it calls included)."""
+        saved, self.moves = self.moves, []
+        todo_procs: list[str] = []
+        for st in opening_steps(self.spec.setup):
+            self._collect(st, "main")
+            todo_procs += [n.proc for n in ir.walk(st) if isinstance(n, ir.Do)]
+            if pauses(st):
+                break
+        seen: set[str] = set()
+        while todo_procs:
+            name = todo_procs.pop()
+            if name not in seen:
+                seen.add(name)
+                self._collect(self._procs[name].body, "proc:" + name)
+                todo_procs += [n.proc for n in ir.walk(self._procs[name].body) if isinstance(n, ir.Do)]
+        opening, self.moves = self.moves, saved
+        return opening
 
     def _roots(self):
         return [x for x in (self.spec.setup, self.spec.rounds, self.spec.scoring) if x is not None] + \
@@ -140,12 +171,12 @@ class Flow:
                 return set()  # not cards
         return ANY
 
-    def _fixpoint(self) -> None:
+    def _fixpoint(self, reach: list[set[str]], moves: list) -> None:
         changed = True
         while changed:
             changed = False
-            for src, dest, kinds in self.moves:
-                for cid, zones in enumerate(self.reach):
+            for src, dest, kinds in moves:
+                for cid, zones in enumerate(reach):
                     if kinds is not None and self.t.kind[cid] not in kinds:
                         continue
                     if src is not ANY and not (zones & src):
@@ -158,7 +189,10 @@ class Flow:
     # ---- what the bounds ask
 
     def cards_in(self, zone: str) -> list[int]:
-        return [cid for cid, zones in enumerate(self.reach) if zone in zones]
+        """The cards that can ever lie in `zone` (during the setup's opening steps, when `opening`
+        is set, also where cards were before those steps placed them)."""
+        reach = self.early if self.opening and self.early is not None else self.reach
+        return [cid for cid, zones in enumerate(reach) if zone in zones]
 
     def cards_of(self, e) -> list[int] | None:
         """The cards a collection expression can hold (static filters applied), or None."""
@@ -203,6 +237,20 @@ class Flow:
 
 
 _MISSING = object()
+
+
+def opening_steps(block):
+    """The setup's top-level steps in order, phases opened up."""
+    for st in (block.stmts if block is not None else ()):
+        if isinstance(st, ir.Phase):
+            yield from opening_steps(st.body)
+        else:
+            yield st
+
+
+def pauses(st) -> bool:
+    """Whether a step may stop for a decision, roll or shuffle (a procedure may)."""
+    return any(isinstance(n, (ir.Roll, ir.Shuffle, ir.Choose, ir.Do)) for n in ir.walk(st))
 
 
 def _statements(node):

@@ -22,7 +22,7 @@ from soan.dsl.analysis import declaration_exprs, parameter_uses, reachable
 from soan.interpreter.runtime import Tables
 
 from . import crosscheck, solver
-from .bounds import Bounds
+from .bounds import Bounds, Joined
 from .flow import setup_branches
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
                      observe, search)
@@ -386,11 +386,15 @@ class Verifier:
     # ---- 4. termination
 
     def p_termination(self) -> list[Finding]:
+        return self._game_ends() + self._loop_caps()
+
+    def _game_ends(self) -> list[Finding]:
         r = self.spec.rounds
         if r is None:
             return [Finding("termination", "game", "proved", "the game ends", "it has no rounds")]
-        decisions = [site.firings for site in self._sites(ir.Choose)]
-        bound = None if any(f is None for f in decisions) else sum(decisions)
+        # the most decisions over every outcome of the setup's opening random picks
+        per_branch = [[site.firings for site in self._sites(ir.Choose, b)] for b in self.bs]
+        bound = None if any(f is None for d in per_branch for f in d) else max(sum(d) for d in per_branch)
         if r.count is not None:
             n = self.b.round_bound
             detail = f"{n} rounds, and every loop has a bound"
@@ -411,6 +415,29 @@ class Verifier:
                         f"the end condition is not proved; the cap of {cap} rounds was never reached in "
                         f"{self.s.games} games", bounds={"cap": cap})]
 
+    def _loop_caps(self) -> list[Finding]:
+        """A `while ... max N` cap is an assumption that ends play the rules did not end:
+        reaching it is a problem, and until that is ruled out it is not a pass."""
+        out = []
+        loops = {n.span.site: n for root in _rule_roots(self.spec) for n in ir.walk(root) if isinstance(n, ir.While)}
+        for site, node in sorted(loops.items()):
+            subject = f"loop cap at line {node.span.line}"
+            w = self.s.marks.get(("while_limit", site))
+            if w is not None:
+                path, moves = self._witness(w, f"loop-cap-line{node.span.line}")
+                out.append(Finding("termination", subject, "witnessed", f"the loop at line {node.span.line} can reach "
+                                   f"its cap", "play went on until the cap stopped it (an assumption, not a rule)",
+                                   problem=True, witness=path, moves=moves,
+                                   depends_on=sorted(w.record.log["consulted_rulings"])))
+            elif self.b.truth(node.test) is False:
+                out.append(Finding("termination", subject, "proved", f"the loop at line {node.span.line} never runs",
+                                   "its condition is false whenever it is reached"))
+            else:
+                out.append(Finding("termination", subject, "unknown",
+                                   f"the loop at line {node.span.line} always ends before its cap",
+                                   f"not proved; the cap was never reached in {self.s.games} games"))
+        return out
+
     # ---- the designer's own invariants and questions
 
     def p_questions(self) -> list[Finding]:
@@ -424,7 +451,7 @@ class Verifier:
         left = max(self.budget * 0.15, self.budget - (time.perf_counter() - self.started))
         return check_questions(self.t, self.spec.questions, list(recs.values()), left,
                                seed=self.seed, max_games=self.max_games, witness_dir=self.witness_dir,
-                               bounds=self.b, progress=self.progress)
+                               bounds=Joined(self.bs), progress=self.progress)
 
     # ---- 5. conservation
 
@@ -590,14 +617,17 @@ def _injective(e: ir.Expr, var: str, coll: ir.Expr, distinct_players: bool) -> b
     return False
 
 
-def _all_rule_nodes(spec: ir.Spec):
-    """Every node of the rules the game can run (defs and procedures only if reached)."""
+def _rule_roots(spec: ir.Spec) -> list:
+    """The roots of the rules the game can run (defs and procedures only if reached)."""
     defs, procs = reachable(spec)
     roots = [d.body for d in spec.defs if d.name in defs] + [p.body for p in spec.procedures if p.name in procs]
     roots += [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
     roots += [t.supply for t in spec.tokens] + [e for _, e, _ in declaration_exprs(spec)]
-    roots += [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead
-    for root in roots:
+    return roots + [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead
+
+
+def _all_rule_nodes(spec: ir.Spec):
+    for root in _rule_roots(spec):
         yield from ir.walk(root)
 
 

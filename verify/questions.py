@@ -33,7 +33,7 @@ from soan.interpreter.runtime import Tables
 from soan.interpreter.state import State
 
 from . import solver
-from .bounds import Bounds
+from .bounds import Bounds, Joined
 from .search import Witness, account_around, bots_for, confirm
 
 PROPERTY = "questions"
@@ -101,7 +101,7 @@ def _keep(old: Witness | None, new: Witness) -> Witness:
 
 def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Iterable[GameRecord] = (),
                 seconds: float = 10.0, seed: int = 0, max_games: int | None = None,
-                progress: Callable[[int, float], None] | None = None) -> Watch:
+                progress: Callable[[int, float], None] | None = None, settle: set[str] | None = None) -> Watch:
     """Work the questions out on the states of games: first on `records`
     (games already played, e.g. by the verify search), then on seeded games
     (seed, seed+1, ...; random bots, greedy every eighth) until every question
@@ -114,8 +114,9 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
     w = Watch(obs)
     start = time.perf_counter()
 
-    def settled() -> bool:
-        return all(o.hit is not None or (o.question.kind != "can" and o.error is not None) for o in obs.values())
+    def settled() -> bool:  # every question in `settle` (default: all) has its answer
+        return all(o.hit is not None or (o.question.kind != "can" and o.error is not None)
+                   for name, o in obs.items() if settle is None or name in settle)
 
     def one(play: Callable[[Callable[[State], None]], GameRecord | State], record: GameRecord | None) -> None:
         found: dict[tuple[str, str], tuple[int, str | None]] = {}  # (question, "hit" | "error") -> (step, why)
@@ -158,7 +159,7 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
 
     seen = set()
     for rec in records:
-        if settled():
+        if settled() and settle is None:  # with `settle`, the others are watched on every record too
             break
         seen.add((rec.log["seed"], tuple(rec.log["bots"])))
         if all(q.at_end for q in questions):  # the final state is at hand: no need to play the game again
@@ -221,7 +222,7 @@ class Abstraction:
     domain.  Only over-approximates: every state of a real game gives the
     unknowns values that make the formula as true as the expression is."""
 
-    def __init__(self, tables: Tables, bounds: Bounds):
+    def __init__(self, tables: Tables, bounds: "Bounds | Joined"):
         self.t, self.b, self.n = tables, bounds, tables.n
         self.ranges: dict[str, tuple[int | None, int | None]] = {}
         self._names: dict = {}
@@ -651,7 +652,7 @@ def _where(q: ir.Question) -> str:
 
 def check_questions(tables: Tables, questions: Iterable[ir.Question], records: Iterable[GameRecord] = (),
                     budget_left: float = 10.0, *, seed: int = 0, max_games: int | None = None,
-                    witness_dir: Path | None = None, bounds: Bounds | None = None,
+                    witness_dir: Path | None = None, bounds: "Bounds | Joined | None" = None,
                     progress: Callable[[str], None] | None = None) -> list:
     """One finding (property "questions") per question or invariant, in order.
 
@@ -667,11 +668,20 @@ def check_questions(tables: Tables, questions: Iterable[ir.Question], records: I
         say(f"proving question {q.name}")
         proofs[q.name] = prove(tables, q, bounds)
     open_qs = [q for q in questions if proofs[q.name].status != "proved"]
-    watch = None
-    if open_qs:
-        say("playing games for the questions")
-        watch = watch_games(tables, open_qs, records, budget_left, seed, max_games,
-                            progress=lambda g, sec: say(f"questions: {g} games, {sec:.0f}s"))
+    say("playing games for the questions")
+    # Proved questions are watched too, on every game: a proof a game contradicts is a bug in soan.
+    watch = watch_games(tables, questions, records, budget_left if open_qs else 0.0, seed,
+                        max_games if open_qs else 0,
+                        progress=lambda g, sec: say(f"questions: {g} games, {sec:.0f}s"),
+                        settle={q.name for q in open_qs})
+    for q in questions:
+        o = watch.observations[q.name]
+        if proofs[q.name].status == "proved" and o.hit is not None and shows(tables, q, o.hit):
+            from .crosscheck import UnsoundProof
+
+            path, _ = _save(tables, q, o.hit, witness_dir)
+            raise UnsoundProof(f"soan proved the answer to question '{q.name}', but a game shows otherwise; "
+                               f"the game is saved at {path}")
     return [_finding(tables, q, proofs[q.name], watch, witness_dir) for q in questions]
 
 

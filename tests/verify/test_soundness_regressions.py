@@ -359,3 +359,13 @@ rounds 1 { award 1 to player(1) for pts }
 winner among p in players by vp(p) desc else shared
 """
     assert ("dead", "procedure loop_on") in run(text)
+
+
+def test_a_proved_answer_to_a_question_that_a_game_contradicts_is_an_internal_error(monkeypatch):
+    """Were z3 to 'prove' a question false that a game shows true, the run stops as a bug in soan."""
+    from soan.verify import questions
+
+    text = ACCUMULATOR.replace("winner among", 'question big "Can a score pass 10?" : can any(vp(p) > 10 for p in players) at end\nwinner among')
+    monkeypatch.setattr(questions, "prove", lambda tables, q, bounds=None: questions.Proof("proved", "unsat"))
+    with pytest.raises(UnsoundProof, match="question 'big'"):
+        run(text)
