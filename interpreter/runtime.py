@@ -95,10 +95,13 @@ class Tables:
     the cards and their fixed fields, the zones and their slots, the values of
     rulings, assumptions and options, and the compiled rules."""
 
-    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None):
+    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None, trace: bool = False):
         if not spec.min_players <= n_players <= spec.max_players:
             raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, not {n_players}")
         self.spec = spec
+        # With trace, every statement kind and decision kind the rules reach is noted here (examples' coverage).
+        self.trace = trace
+        self.reached: set[tuple[str, str]] = set()
         self.n = n_players
         self.P = tuple(PlayerRef(i) for i in range(n_players))
         self.enum_values = {e.name: e.values for e in spec.enums}

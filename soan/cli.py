@@ -453,12 +453,14 @@ def cmd_test(args, out: Console, err: Console) -> int:
         for r in results:
             where = r.span.path or path  # an example may come from the spec this one extends
             all_results.append({"spec": path, "file": where, "example": r.title, "passed": r.passed,
-                                "line": r.span.line, "failures": list(r.failures)})
+                                "line": r.span.line, "failures": list(r.failures),
+                                "problems": [{"file": p.path, "line": p.span.line, "col": p.span.col,
+                                              "message": p.message, "hint": p.hint} for p in r.problems]})
             if not args.json:
                 mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
                 out.print(f"{mark} {where}:{r.span.line} {r.title}", highlight=False)
-                for f in r.failures:
-                    out.print(f"     {f}", markup=False)
+                for line in r.render(spec).splitlines():
+                    out.print(f"     {line}", markup=False)
             failed += not r.passed
         if not results and not args.json:
             out.print(f"{path}: no examples", markup=False)
