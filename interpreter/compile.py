@@ -86,6 +86,8 @@ class RoundsLoop:
         self.total, self.until, self.cap, self.site = total, until, cap, site
 
     def next(self, st, f):
+        if st.on_round_end is not None:
+            st.on_round_end(st)
         if self.until is not None:
             if self.until(st, f.env):
                 return False

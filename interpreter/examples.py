@@ -385,6 +385,8 @@ def _example_move(d: Decision) -> str:
     m = d.moves[0]
     if m.value is PASS:
         return "pass"
+    if m.value == ():
+        return "nothing"
     return m.label if d.options is not None else f'"{m.label}"'
 
 
