@@ -459,7 +459,8 @@ class Compiler:
         if st.player is not None and st.player not in seats:
             self.error(st.span, f"'{st.player}' is not a player of this example",
                        nearest(st.player, seats) or f"players are {', '.join(sorted(seats))}")
-        return attrs.evolve(st, items=tuple(self.move_item(i, scope) for i in st.items))
+        return attrs.evolve(st, items=tuple(self.move_item(i, scope) for i in st.items),
+                            offers=tuple(self.step(o, scope, seats) for o in st.offers))
 
     def move_item(self, item: ir.MoveItem, scope: set[str]) -> ir.MoveItem:
         """Settle what a scripted move names: a kind of card (with a condition on

@@ -656,9 +656,9 @@ class Winner(Node):
 
 @attrs.frozen
 class MoveItem(Node):
-    """One move as a script names it: a value (`p2`, `kogo`, `first(p1.hand)`),
+    """One move as a script names it: a value (`p2`, `red`, `first(p1.hand)`),
     a component kind with an optional condition on the card's own fields
-    (`meibutsu where suit == kogo`), or a bare label (an option's name).  The
+    (`card where colour == red`), or a bare label (an option's name).  The
     compiler settles which: `kind` for a kind, `value` for anything that
     resolves, else `label`.  `text` is the item as written."""
 
@@ -684,6 +684,7 @@ class Step(Node):
     items: tuple[MoveItem, ...] = attrs.field(default=(), converter=_tuple)
     several: bool = False  # the move is a list (or nothing): a choice of several items
     number: int | None = None
+    offers: tuple["Step", ...] = attrs.field(default=(), converter=_tuple)  # offered: each move listed, as a move step
 
 
 @attrs.frozen

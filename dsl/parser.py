@@ -282,8 +282,14 @@ class ToIR(Transformer):
     def step_pass(self, meta, player):
         return ir.Step("pass", str(player), span=_span(meta))
 
-    def step_offered(self, meta, player, *items):
-        return ir.Step("offered", str(player), items=tuple(i for i in items if i is not None), span=_span(meta))
+    def step_offered(self, meta, player, *moves):
+        offers = []
+        for move in moves:
+            if move is None:
+                continue
+            several, items = (False, (move,)) if isinstance(move, ir.MoveItem) else move
+            offers.append(ir.Step("move", str(player), "is offered", items=items, several=several, span=_span(meta)))
+        return ir.Step("offered", str(player), offers=offers, span=_span(meta))
 
     def step_move(self, meta, player, verb, move):
         several, items = (False, (move,)) if isinstance(move, ir.MoveItem) else move

@@ -289,11 +289,10 @@ class _Runner:
             raise ScriptError(f"'{step.player} is offered' is for {step.player.upper()}, but the game is at "
                               f"{_decision_text(st, d)}", step.span)
         covered = set()
-        for item in step.items:
-            hits = {i for i, m in enumerate(d.moves) if self.move_matches(d, m, (item,), False)
-                    or self.move_matches(d, m, (item,), True) or m.label == item.text}
+        for offer in step.offers:
+            hits = {i for i, m in enumerate(d.moves) if self.move_matches(d, m, offer.items, offer.several)}
             if not hits:
-                raise ScriptError(f"{_decision_text(st, d)} does not offer '{item.text}'", item.span,
+                raise ScriptError(f"{_decision_text(st, d)} does not offer '{_offer_text(offer)}'", offer.span,
                                   f"it offers exactly: {_moves_text(d)}")
             covered |= hits
         missing = [m.label for i, m in enumerate(d.moves) if i not in covered]
@@ -405,7 +404,7 @@ def _step_text(step: ir.Step) -> str:
         case "pass":
             return f"{step.player} passes"
         case "offered":
-            return f"{step.player} is offered {{{items}}}"
+            return f"{step.player} is offered {{" + ", ".join(_offer_text(o) for o in step.offers) + "}"
         case "roll":
             return f"roll {step.number}"
         case "random":
@@ -415,6 +414,11 @@ def _step_text(step: ir.Step) -> str:
     if step.several:
         return f"{step.player} {step.verb} " + (f"[{items}]" if items else "nothing")
     return f"{step.player} {step.verb} {items}"
+
+
+def _offer_text(offer: ir.Step) -> str:
+    items = ", ".join(i.text for i in offer.items)
+    return (f"[{items}]" if items else "nothing") if offer.several else items
 
 
 def _source(spec: ir.Spec, e: ir.Expr) -> str:

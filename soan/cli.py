@@ -16,6 +16,7 @@ from pathlib import Path
 
 import attrs
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from soan.dsl import ir
@@ -464,7 +465,7 @@ def cmd_test(args, out: Console, err: Console) -> int:
                                               "message": p.message, "hint": p.hint} for p in r.problems]})
             if not args.json:
                 mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
-                out.print(f"{mark} {where}:{r.span.line} {r.title}", highlight=False)
+                out.print(f"{mark} {where}:{r.span.line} {escape(r.title)}", highlight=False)
                 for line in r.render(spec).splitlines():
                     out.print(f"     {line}", markup=False)
             failed += not r.passed
