@@ -157,11 +157,19 @@ def relative_spec(spec_path: str | Path, playthrough_path: str | Path) -> str:
 
 
 def first_difference(expected: str, got: str) -> tuple[int, str, str] | None:
-    """(line number, expected line, line got) of the first difference, or None."""
+    """(line number in `expected`, expected line, line got) of the first
+    difference in the game's course, or None.  The heads are not compared:
+    they say how to play the game, and the game is what is checked."""
     a, b = expected.splitlines(), got.splitlines()
+    skip_a, skip_b = _body_start(a), _body_start(b)
+    a, b = a[skip_a:], b[skip_b:]
     for k in range(max(len(a), len(b))):
         x = a[k] if k < len(a) else "(the file ends)"
         y = b[k] if k < len(b) else "(the game's playthrough ends)"
         if x != y:
-            return k + 1, x, y
+            return k + 1 + skip_a, x, y
     return None
+
+
+def _body_start(lines: list[str]) -> int:
+    return next((k + 1 for k, line in enumerate(lines) if not line.strip()), 0)
