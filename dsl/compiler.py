@@ -17,7 +17,7 @@ BUILTIN_FUNCS: dict[str, tuple[int, int]] = {
     "vp": (1, 2), "count": (1, 1), "sum": (1, 1), "max": (1, 99), "min": (1, 99), "any": (1, 1),
     "all": (1, 1), "distinct": (1, 1), "first": (1, 1), "last": (1, 1), "take": (2, 2),
     "abs": (1, 1), "position": (1, 1), "next": (1, 1), "distance": (2, 2), "player": (1, 1),
-    "supply": (1, 1), "size": (1, 1), "reverse": (1, 1),
+    "supply": (1, 1), "size": (1, 1), "reverse": (1, 1), "sees": (2, 2),
 }
 AGG_FUNCS = {"count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last"}
 BUILTIN_VALUES = {"round", "player_count"}

@@ -637,6 +637,18 @@ class ExprCompiler:
     b_first = _agg1("first")
     b_last = _agg1("last")
 
+    def b_sees(self, args, span):
+        """sees(p, c): player p can see card c now (it is face up where p may look, or p has looked at it)."""
+        pf, cf = args
+
+        def f(st, env):
+            p, c = pf(st, env), cf(st, env)
+            if type(p) is not PlayerRef or type(c) is not CardRef:
+                raise SpecRuntimeError(f"sees(p, c) needs a player and a card, got {fmt(p)} and {fmt(c)}", span)
+            return bool(st.viewers(c.id) >> p.i & 1)
+
+        return f
+
     def b_reverse(self, args, span):
         a = args[0]
         return lambda st, env: tuple(reversed(as_list(st, a(st, env))))
