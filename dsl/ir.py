@@ -726,6 +726,10 @@ class Example(Node):
     params: tuple[tuple[str, Expr], ...] = attrs.field(default=(), converter=_tuple)
     parts: tuple[Play, ...] = attrs.field(default=(), converter=_tuple)
     outcomes: tuple[Outcome, ...] = attrs.field(default=(), converter=_tuple)
+    # How many parts are played before each expectation is checked: an `expect`
+    # between two parts checks the state between them.
+    expect_at: tuple[int, ...] = attrs.field(default=(), converter=_tuple)
+    outcome_at: tuple[int, ...] = attrs.field(default=(), converter=_tuple)
 
     @property
     def name(self) -> str:

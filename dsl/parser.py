@@ -337,7 +337,7 @@ class ToIR(Transformer):
 
     def example_decl(self, meta, title, *parts):
         players = seed = None
-        options, expects, params, plays, outcomes = [], [], [], [], []
+        options, expects, params, plays, outcomes, expect_at, outcome_at = [], [], [], [], [], [], []
         for kind, v in parts:
             if kind == "players":
                 players = v
@@ -351,13 +351,15 @@ class ToIR(Transformer):
                 plays.append(v)
             elif kind == "outcome":
                 outcomes.append(v)
+                outcome_at.append(len(plays))
             else:
                 expects.append(v)
+                expect_at.append(len(plays))
         given = next((p.block for p in plays if p.target == "given"), None)
         run = next((p.block for p in plays if p.target == "run"), None)
         return ("example", ir.Example(_unquote(title), players, options, given, run, expects, seed=seed,
                                       params=tuple((n, v) for n, v, _ in params), parts=plays, outcomes=outcomes,
-                                      span=_span(meta)))
+                                      expect_at=expect_at, outcome_at=outcome_at, span=_span(meta)))
 
     # ---- the designer's questions
     def invariant_decl(self, meta, name, text, expr):

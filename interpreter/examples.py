@@ -62,10 +62,13 @@ def run_example(spec: ir.Spec, ex: ir.Example, trace: bool = False) -> ExampleRe
     n = ex.players or spec.min_players
     path = ex.span.path or spec.path
 
+    problems: list[Problem] = []
+
     def fail(message: str, span: ir.Span, hint: str | None = None, tables=None) -> ExampleResult:
-        p = Problem(span.path or path, span, message, hint)
+        problems.append(Problem(span.path or path, span, message, hint))
         reached = frozenset(tables.reached) if tables is not None else frozenset()
-        return ExampleResult(ex.name, False, (f"line {span.line}: {message}",), ex.span, (p,), reached)
+        failures = tuple(f"line {p.span.line}: {p.message}" for p in problems)
+        return ExampleResult(ex.name, False, failures, ex.span, tuple(problems), reached)
 
     tables = None
     try:
@@ -73,19 +76,24 @@ def run_example(spec: ir.Spec, ex: ir.Example, trace: bool = False) -> ExampleRe
         st = State(tables, narrate=True)
         env = {f"p{i + 1}": tables.P[i] for i in range(n)}
         runner = _Runner(spec, tables, st, env, ex)
-        for k, part in enumerate(ex.parts):
-            runner.play(part, first=k == 0)
-        problems = []
-        for expr, message in ex.expects:
-            value = tables.rules.x(expr)(st, env)
-            if value is not True:
-                detail = _explain(tables.rules, expr, st, env)
-                problems.append(Problem(expr.span.path or path, expr.span,
-                                        f"expected {message or _source(spec, expr)}{detail}"))
-        for o in ex.outcomes:
-            msg = _check_outcome(st, o)
-            if msg:
-                problems.append(Problem(o.span.path or path, o.span, msg[0], msg[1]))
+        expect_at = ex.expect_at or (len(ex.parts),) * len(ex.expects)
+        outcome_at = ex.outcome_at or (len(ex.parts),) * len(ex.outcomes)
+        for k in range(len(ex.parts) + 1):
+            # an expectation written between two parts checks the state between them
+            for (expr, message), at in zip(ex.expects, expect_at):
+                if at != k:
+                    continue
+                value = tables.rules.x(expr)(st, env)
+                if value is not True:
+                    detail = _explain(tables.rules, expr, st, env)
+                    problems.append(Problem(expr.span.path or path, expr.span,
+                                            f"expected {message or _source(spec, expr)}{detail}"))
+            for o, at in zip(ex.outcomes, outcome_at):
+                msg = _check_outcome(st, o) if at == k else None
+                if msg:
+                    problems.append(Problem(o.span.path or path, o.span, msg[0], msg[1]))
+            if k < len(ex.parts):
+                runner.play(ex.parts[k], first=k == 0)
         failures = tuple(f"line {p.span.line}: {p.message}" for p in problems)
         return ExampleResult(ex.name, not problems, failures, ex.span, tuple(problems), frozenset(tables.reached))
     except ScriptError as e:
