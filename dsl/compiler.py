@@ -681,7 +681,7 @@ def item_key(kind: str, value) -> tuple | None:
         case "var":
             return ("var", value.name)
         case "example":
-            return ("example", value.title)
+            return ("example", value.name)  # the title, with its resolutions (`with`) when it has any
         case "zone" | "token":
             return (kind, value[0])
         case "invariant" | "question":  # one family: a draft may restate an invariant as a question

@@ -472,6 +472,9 @@ def cmd_test(args, out: Console, err: Console) -> int:
         if not results and not args.json:
             out.print(f"{path}: no examples", markup=False)
     playthroughs = [p for p in args.specs if p.endswith(record_cmd.SUFFIX)]
+    for p in playthroughs:
+        if not Path(p).is_file():
+            raise UsageError(f"no such playthrough: {p}", "soan record SPEC --out FILE writes one")
     playthroughs += [str(p) for s in args.specs if not s.endswith(record_cmd.SUFFIX)
                      for p in record_cmd.playthroughs_for(s)]
     for r in map(record_cmd.rerun, dict.fromkeys(playthroughs)):

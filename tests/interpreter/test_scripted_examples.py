@@ -15,7 +15,6 @@ from soan.interpreter.examples import run_example
 ROOT = Path(__file__).resolve().parents[2]
 WALK = Path(__file__).resolve().parent / "specs" / "walk-1.soan"
 WALK_TEXT = WALK.read_text(encoding="utf-8")
-DECISION_KINDS = {"one", "up_to", "exactly", "between", "option", "pass", "simultaneous"}
 
 
 def grammar_statement_kinds() -> set[str]:
@@ -26,6 +25,21 @@ def grammar_statement_kinds() -> set[str]:
     kinds = set(re.findall(r"->\s*(\w+)", stmt)) | set(re.findall(r"->\s*(\w+)", choose))
     if re.search(r"^\s*\|\s*if_stmt\s*$", stmt, re.M):
         kinds.add("if_stmt")
+    return kinds
+
+
+def grammar_decision_kinds() -> set[str]:
+    """The kinds of decision the grammar allows: one item, each count of items (`?count`), a named option,
+    a pass (`may` / `pass if`), and a choice made inside `simultaneous`."""
+    text = (ROOT / "dsl" / "soan.lark").read_text(encoding="utf-8")
+    counts = re.search(r"^\?count:(.*?)^pass_if", text, re.S | re.M).group(1)
+    kinds = {"one"} | set(re.findall(r"->\s*(\w+)", counts))
+    if "option_branch" in text:
+        kinds.add("option")
+    if re.search(r"^pass_if:", text, re.M) and re.search(r'^MAY: "may"', text, re.M):
+        kinds.add("pass")
+    if '"simultaneous" "for"' in text:
+        kinds.add("simultaneous")
     return kinds
 
 
@@ -49,7 +63,9 @@ def test_examples_reach_every_statement_and_decision_kind():
     assert {"let_stmt", "choose_items", "choose_option", "simultaneous_stmt", "if_stmt", "end_stmt"} <= kinds
     missing = sorted(k for k in kinds if ("statement", k) not in reached)
     assert not missing, f"no example reaches {missing}"
-    missing = sorted(k for k in DECISION_KINDS if ("decision", k) not in reached)
+    decisions = grammar_decision_kinds()
+    assert decisions == {"one", "up_to", "exactly", "between", "option", "pass", "simultaneous"}
+    missing = sorted(k for k in decisions if ("decision", k) not in reached)
     assert not missing, f"no example reaches a decision of kind {missing}"
 
 

@@ -38,7 +38,7 @@ def test_pytest_collects_examples_and_playthroughs_by_name(tmp_path):
     assert "k.playthrough::k" in r.stdout
     r = pytest_in(tmp_path, ".")
     assert r.returncode == 0, r.stdout
-    assert "10 passed" in r.stdout
+    assert "11 passed" in r.stdout
 
 
 def test_a_failure_shows_the_located_message_and_k_and_x_work(tmp_path):
