@@ -187,3 +187,14 @@ def test_script_mistakes_are_located_spec_errors(example, message):
     (p,) = e.value.problems
     assert p.message == message
     assert p.span.line > WALK_TEXT.count("\n")
+
+
+def test_an_expect_between_parts_checks_the_state_between_them():
+    """An expectation written between two parts sees the game as it stood there, not at the end."""
+    _, r = one('example "between" {\n  players 2\n  given { set p1.coins = 2 }\n  expect p1.coins == 2\n'
+               '  run { set p1.coins += 2 }\n  expect p1.coins == 4\n}\n')
+    assert r.passed, r.failures
+    _, r = one('example "between, failing" {\n  players 2\n  given { set p1.coins = 2 }\n  expect p1.coins == 4\n'
+               '  run { set p1.coins += 2 }\n  expect p1.coins == 2\n}\n')
+    assert [p.message for p in r.problems] == ["expected p1.coins == 4, but it was 2 (against 4)",
+                                               "expected p1.coins == 2, but it was 4 (against 2)"]
