@@ -259,7 +259,26 @@ class _Runner:
             return " (this choice takes several items: write them as [a, b], or nothing)"
         if step.several and not several:
             return " (this choice takes one item)"
-        return ""
+        return self.where_instead(step.items)
+
+    def where_instead(self, items) -> str:
+        """Where the cards a move names lie, when none of them is among the choices."""
+        st, t = self.st, self.t
+        places = []
+        for item in items:
+            if item.kind is not None:
+                cards = [c for c in t.C if t.kind[c.id] == item.kind and self.item_matches(item, c, None)]
+            elif item.value is not None:
+                v = self.rules.x(item.value)(st, self.env)
+                cards = [v] if type(v) is CardRef else []
+            else:
+                cards = []
+            if not cards and item.kind is not None:
+                places.append(f"no {item.kind} card is {item.text[len(item.kind):].strip()}")
+            zones = sorted({t.zone_label(st.loc[c.id]) for c in cards})
+            if zones:
+                places.append(f"'{item.text}' lies in {', '.join(zones)}")
+        return f" ({'; '.join(places)})" if places else ""
 
     def move_matches(self, d: Decision, m, items, several: bool) -> bool:
         if m.value is PASS:

@@ -87,7 +87,8 @@ def test_an_illegal_move_says_why_and_lists_the_legal_ones():
     _, r = one('example "wrong card" {\n  players 2\n  play game {\n    shuffle unchanged\n'
                '    p1 shows chip where value == 2\n  }\n  expect winner p1\n}\n')
     (p,) = r.problems
-    assert p.message == "'p1 shows chip where value == 2' is not a legal move at P1's decision 'shows a chip' (line 31)"
+    assert p.message == ("'p1 shows chip where value == 2' is not a legal move at P1's decision 'shows a chip' (line 31) "
+                         "('chip where value == 2' lies in P2.hand)")
     assert p.hint == "legal moves: chip(blue, 1), chip(red, 1)"
     assert p.span.col == 5
     _, r = one('example "an item for an option" {\n  players 2\n  play game {\n    shuffle unchanged\n'
