@@ -472,7 +472,9 @@ class Compiler:
             where = None
             if item.where is not None:
                 fields = {f.name for f in self.kinds[v.name].fields} | CARD_ATTRS
-                where = self.expr(_as_fields(item.where, fields, scope), scope | {ITEM})
+                # the card asked about is bound like any local: afresh where the scope renames bindings
+                inner = scope.with_binding(ITEM)[0] if hasattr(scope, "with_binding") else scope | {ITEM}
+                where = self.expr(_as_fields(item.where, fields, scope), inner)
             return attrs.evolve(item, value=None, kind=v.name, where=where)
         if item.where is not None:
             self.error(item.where.span, "'where' follows a kind of card in a script",
