@@ -174,7 +174,7 @@ class _Runner:
         r, rules = self.spec.rounds, self.rules
         body = rules.block(r.body)
         total, until, cap = rules.x(r.count), rules.x(r.until), rules.x(r.cap)
-        site = (r.span.line, r.span.col)
+        site = getattr(r.span, "site", (r.span.line, r.span.col))  # the key the game's own rounds loop uses
 
         def op(st, f):
             n = total(st, {}) if total is not None else None
@@ -398,7 +398,7 @@ def _end_span(part: ir.Play) -> ir.Span:
 
 def _decision_text(st: State, d: Decision) -> str:
     prompt = f"'{d.prompt}'" if d.prompt else "a choice"
-    return f"P{d.player + 1}'s decision {prompt} (line {d.site[0]})"
+    return f"P{d.player + 1}'s decision {prompt} (line {d.site[-2]})"  # a site ends with (line, column)
 
 
 def _moves_text(d: Decision) -> str:
