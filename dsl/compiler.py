@@ -18,7 +18,7 @@ BUILTIN_FUNCS: dict[str, tuple[int, int]] = {
     "vp": (1, 2), "count": (1, 1), "sum": (1, 1), "max": (1, 99), "min": (1, 99), "any": (1, 1),
     "all": (1, 1), "distinct": (1, 1), "first": (1, 1), "last": (1, 1), "take": (2, 2),
     "abs": (1, 1), "position": (1, 1), "next": (1, 1), "distance": (2, 2), "player": (1, 1),
-    "supply": (1, 1), "size": (1, 1), "reverse": (1, 1),
+    "supply": (1, 1), "size": (1, 1), "reverse": (1, 1), "sees": (2, 2),
 }
 AGG_FUNCS = {"count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last"}
 BUILTIN_VALUES = {"round", "player_count"}
@@ -33,6 +33,14 @@ ZONE_WORDS = {
 FALLBACKS = {"best": {"shared", "none", "stable"}, "order": {"stable"}, "winner": {"draw", "shared", "stable"}}
 SHORT_RULES = {"partial", "unlimited"}
 BUILTIN_ZONES = ("box",)
+ITEM = "__item"  # the card a script's `KIND where CONDITION` is asked about
+
+
+def _as_fields(e: ir.Node, fields: set[str], scope: set[str]) -> ir.Node:
+    """A script's condition with the card's own field names read from the card."""
+    if isinstance(e, ir.Name) and e.name in fields and e.name not in scope:
+        return ir.Attr(ir.Name(ITEM, span=e.span), e.name, span=e.span)
+    return ir.map_children(e, lambda c: _as_fields(c, fields, scope))
 
 
 class Scope(dict):
@@ -329,10 +337,10 @@ class Compiler:
                     seen[n.name] = (what, n.span)
         for what, nodes in [("example", spec.examples)]:
             titles = set()
-            for n in nodes:
-                if n.title in titles:
-                    self.error(n.span, f"two examples are called '{n.title}'")
-                titles.add(n.title)
+            for n in nodes:  # the same title may return once per resolution (`with NAME = VALUE`)
+                if n.name in titles:
+                    self.error(n.span, f"two examples are called '{n.name}'")
+                titles.add(n.name)
 
     def _symbol(self, value: str, owner: str, span: ir.Span) -> None:
         self._symbol_spans.setdefault(value, span)
@@ -430,13 +438,93 @@ class Compiler:
         for o in ex.options:
             if self.params.get(o) != "option":
                 self.error(ex.span, f"unknown option '{o}'", nearest(o, [x.name for x in self.spec.options]))
+        seats = {f"p{i}" for i in range(1, n + 1)}
         scope = Scope({f"p{i}": f"p{i}" for i in range(1, self.spec.max_players + 1)})
-        given = self.block(ex.given, scope) if ex.given else None
-        run = self.block(ex.run, scope) if ex.run else None
+        params = tuple((name, self.example_param(name, value)) for name, value in ex.params)
+        parts = tuple(self.play(p, scope, seats) for p in ex.parts)
+        given = next((p.block for p in parts if p.target == "given"), None)
+        run = next((p.block for p in parts if p.target == "run"), None)
         expects = tuple((self.expr(e, scope), m) for e, m in ex.expects)
-        if not expects:
+        for o in ex.outcomes:
+            for name in o.players:
+                if name not in seats:
+                    self.error(o.span, f"'{name}' is not a player of this example",
+                               nearest(name, seats) or f"players are {', '.join(sorted(seats))}")
+        if not expects and not ex.outcomes:
             self.error(ex.span, f"example '{ex.title}' expects nothing", "add: expect CONDITION")
-        return attrs.evolve(ex, given=given, run=run, expects=expects)
+        return attrs.evolve(ex, given=given, run=run, expects=expects, params=params, parts=parts)
+
+    def example_param(self, name: str, value: ir.Expr) -> ir.Expr:
+        """`with NAME = VALUE`: a declared ruling, assumption or option, set to a value of its domain."""
+        decl = next((d for d in (*self.spec.rulings, *self.spec.assumptions) if d.name == name), None)
+        if decl is None and self.params.get(name) != "option":
+            self.error(value.span, f"no open ruling, assumption or option is called '{name}'",
+                       nearest(name, self.params) or "soan check lists them")
+            return value
+        domain = ir.BoolDomain() if decl is None else decl.domain
+        if domain is None:
+            self.error(value.span, f"assumption '{name}' has no values to choose from",
+                       "only an assumption declared with a domain (assume NAME: DOMAIN = VALUE ...) can be set")
+            return value
+        if not isinstance(value, ir.Int | ir.Bool | ir.Name):
+            self.error(value.span, f"'{name}' is set to a plain value of {domain}, not a computed one")
+            return value
+        self.constant_in(value, domain, f"'{name}'")
+        return value
+
+    def play(self, p: ir.Play, scope: Scope, seats: set[str]) -> ir.Play:
+        block = self.block(p.block, scope) if p.block else None
+        args = tuple(self.expr(a, scope) for a in p.args)
+        if p.target == "do":
+            proc = self.procs.get(p.name)
+            if proc is None:
+                self.error(p.span, f"unknown procedure '{p.name}'", nearest(p.name, self.procs))
+            elif len(proc.params) != len(args):
+                self.error(p.span, f"procedure '{p.name}' takes {len(proc.params)} argument(s), given {len(args)}")
+        elif p.target == "phase":
+            phases = [s.name for root in (self.spec.setup, self.spec.rounds and self.spec.rounds.body, self.spec.scoring)
+                      if root is not None for s in ir.walk(root) if isinstance(s, ir.Phase)]
+            if p.name not in phases:
+                self.error(p.span, f"the game has no phase '{p.name}'", nearest(p.name, phases) or
+                           ("phases: " + ", ".join(phases) if phases else "the spec declares no phase"))
+        elif p.target in ("setup", "scoring") and getattr(self.spec, p.target) is None:
+            self.error(p.span, f"the spec has no '{p.target}' section to play")
+        steps = tuple(self.step(st, scope, seats) for st in p.script)
+        return attrs.evolve(p, block=block, args=args, script=steps)
+
+    def step(self, st: ir.Step, scope: Scope, seats: set[str]) -> ir.Step:
+        if st.player is not None and st.player not in seats:
+            self.error(st.span, f"'{st.player}' is not a player of this example",
+                       nearest(st.player, seats) or f"players are {', '.join(sorted(seats))}")
+        return attrs.evolve(st, items=tuple(self.move_item(i, scope) for i in st.items),
+                            offers=tuple(self.step(o, scope, seats) for o in st.offers))
+
+    def move_item(self, item: ir.MoveItem, scope: Scope) -> ir.MoveItem:
+        """Settle what a scripted move names: a kind of card (with a condition on
+        its fields), a value, or the label of a move (an option's name)."""
+        if item.label is not None:
+            return item
+        v = item.value
+        if isinstance(v, ir.Name) and v.name in self.kinds:
+            where = None
+            if item.where is not None:
+                fields = {f.name for f in self.kinds[v.name].fields} | CARD_ATTRS
+                # the card asked about is bound like any local: afresh where the scope renames bindings
+                inner = scope.with_binding(ITEM)[0]
+                where = self.expr(_as_fields(item.where, fields, scope), inner)
+            return attrs.evolve(item, value=None, kind=v.name, where=where)
+        if item.where is not None:
+            self.error(item.where.span, "'where' follows a kind of card in a script",
+                       f"e.g. {next(iter(self.kinds), 'card')} where FIELD == VALUE")
+        if isinstance(v, ir.Str):
+            return attrs.evolve(item, value=None, label=v.value)
+        if isinstance(v, ir.Name) and not self._resolvable(v.name, scope):
+            return attrs.evolve(item, value=None, label=v.name)  # an option's name: matched against the moves
+        return attrs.evolve(item, value=self.expr(v, scope))
+
+    def _resolvable(self, n: str, scope: set[str]) -> bool:
+        return (n in scope or n in self.symbols or n in self.global_vars or n in self.zones or n in self.params
+                or n in BUILTIN_VALUES or n in self.defs)
 
     def question(self, q: ir.Question) -> ir.Question:
         """A question sees what a def without parameters sees: declared names,
@@ -639,7 +727,7 @@ def item_key(kind: str, value) -> tuple | None:
         case "var":
             return ("var", value.name)
         case "example":
-            return ("example", value.title)
+            return ("example", value.name)  # the title, with its resolutions (`with`) when it has any
         case "zone" | "token":
             return (kind, value[0])
         case "invariant" | "question":  # one family: a draft may restate an invariant as a question

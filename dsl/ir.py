@@ -669,6 +669,65 @@ class Winner(Node):
 
 
 @attrs.frozen
+class MoveItem(Node):
+    """One move as a script names it: a value (`p2`, `red`, `first(p1.hand)`),
+    a component kind with an optional condition on the card's own fields
+    (`card where colour == red`), or a bare label (an option's name).  The
+    compiler settles which: `kind` for a kind, `value` for anything that
+    resolves, else `label`.  `text` is the item as written."""
+
+    text: str
+    value: Expr | None = None
+    kind: str | None = None
+    where: Expr | None = None
+    label: str | None = None
+
+
+@attrs.frozen
+class Step(Node):
+    """One line of an example's script.
+
+    move: `player verb item` or `player verb [item, ...]` (a choice of several)
+    or `player verb nothing`; pass: `player passes`; offered: `player is
+    offered {item, ...}` (checks the decision at hand, answers nothing);
+    roll: `roll N`; random: `random item`; shuffle: `shuffle unchanged`."""
+
+    kind: str = attrs.field(validator=attrs.validators.in_(("move", "pass", "offered", "roll", "random", "shuffle")))
+    player: str | None = None
+    verb: str | None = None
+    items: tuple[MoveItem, ...] = attrs.field(default=(), converter=_tuple)
+    several: bool = False  # the move is a list (or nothing): a choice of several items
+    number: int | None = None
+    offers: tuple["Step", ...] = attrs.field(default=(), converter=_tuple)  # offered: each move listed, as a move step
+
+
+@attrs.frozen
+class Play(Node):
+    """One part of an example, played in order: a `given` or `run` block, or a
+    part of the game (setup, a round, N rounds, a phase, the scoring, the rest
+    of the game, a procedure), with the script that answers its decisions."""
+
+    target: str = attrs.field(validator=attrs.validators.in_(
+        ("given", "run", "setup", "round", "rounds", "phase", "scoring", "game", "do")))
+    count: int | None = None
+    name: str | None = None
+    args: tuple[Expr, ...] = attrs.field(default=(), converter=_tuple)
+    block: Block | None = None
+    script: tuple[Step, ...] = attrs.field(default=(), converter=_tuple)
+
+
+@attrs.frozen
+class Outcome(Node):
+    """An expectation about how the game ended: `winner p1[, p2]`, `draw
+    [p1, p2]`, `no winner`, `eliminated [p1, ...]` (exactly these), or an
+    `account` line that appears in the game's account."""
+
+    kind: str = attrs.field(validator=attrs.validators.in_(("winner", "draw", "no_winner", "eliminated", "account")))
+    players: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    text: str | None = None
+
+
+@attrs.frozen
 class Example(Node):
     title: str
     players: int | None
@@ -676,6 +735,35 @@ class Example(Node):
     given: Block | None = None
     run: Block | None = None
     expects: tuple[tuple[Expr, str | None], ...] = attrs.field(default=(), converter=_tuple)
+    seed: int | None = None
+    # `with NAME = VALUE`: a ruling, assumption or option resolved another way for this example
+    params: tuple[tuple[str, Expr], ...] = attrs.field(default=(), converter=_tuple)
+    parts: tuple[Play, ...] = attrs.field(default=(), converter=_tuple)
+    outcomes: tuple[Outcome, ...] = attrs.field(default=(), converter=_tuple)
+    # How many parts are played before each expectation is checked: an `expect`
+    # between two parts checks the state between them.
+    expect_at: tuple[int, ...] = attrs.field(default=(), converter=_tuple)
+    outcome_at: tuple[int, ...] = attrs.field(default=(), converter=_tuple)
+
+    @property
+    def name(self) -> str:
+        """The title, with the example's resolutions when it has any."""
+        if not self.params:
+            return self.title
+        return self.title + " [" + ", ".join(f"{n}={_const_text(v)}" for n, v in self.params) + "]"
+
+
+def _const_text(e) -> str:
+    match e:
+        case Int(value=v):
+            return str(v)
+        case Bool(value=v):
+            return "true" if v else "false"
+        case Name(name=n) | Symbol(name=n):
+            return n
+        case Str(value=v):
+            return v
+    return "?"
 
 
 @attrs.frozen

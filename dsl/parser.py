@@ -62,6 +62,17 @@ def _tok_span(tok: Token) -> ir.Span:
                    _current_path.get())
 
 
+# The text being parsed, so a script's move can be quoted back as written.
+_current_text: contextvars.ContextVar[str] = contextvars.ContextVar("soan_text", default="")
+
+
+def _source_text(meta) -> str:
+    if getattr(meta, "empty", True):
+        return ""
+    text = _current_text.get()
+    return text[meta.start_pos:meta.end_pos] if text else ""
+
+
 def _unquote(tok: Token) -> str:
     s = str(tok)[1:-1]
     return s.replace('\\"', '"').replace("\\\\", "\\")
@@ -229,31 +240,126 @@ class ToIR(Transformer):
     def ex_option(self, meta, name):
         return ("option", str(name))
 
-    def ex_given(self, meta, b):
-        return ("given", b)
+    def ex_seed(self, meta, n):
+        return ("seed", int(n))
 
-    def ex_run(self, meta, b):
-        return ("run", b)
+    def ex_with(self, meta, name, value):
+        return ("with", (str(name), value, _tok_span(name)))
+
+    def ex_given(self, meta, b):
+        return ("part", ir.Play("given", block=b, span=_span(meta)))
+
+    def ex_run(self, meta, b, script):
+        return ("part", ir.Play("run", block=b, script=script or (), span=_span(meta)))
+
+    def ex_play(self, meta, target, script):
+        return ("part", attrs.evolve(target, script=script or (), span=_span(meta)))
+
+    def pt_setup(self, meta):
+        return ir.Play("setup")
+
+    def pt_round(self, meta):
+        return ir.Play("round", count=1)
+
+    def pt_rounds(self, meta, n):
+        return ir.Play("rounds", count=int(n))
+
+    def pt_phase(self, meta, name):
+        return ir.Play("phase", name=str(name))
+
+    def pt_scoring(self, meta):
+        return ir.Play("scoring")
+
+    def pt_game(self, meta):
+        return ir.Play("game")
+
+    def pt_do(self, meta, name, args):
+        return ir.Play("do", name=str(name), args=args or ())
+
+    def script(self, meta, *steps):
+        return tuple(steps)
+
+    def step_pass(self, meta, player):
+        return ir.Step("pass", str(player), span=_span(meta))
+
+    def step_offered(self, meta, player, *moves):
+        offers = []
+        for move in moves:
+            if move is None:
+                continue
+            several, items = (False, (move,)) if isinstance(move, ir.MoveItem) else move
+            offers.append(ir.Step("move", str(player), "is offered", items=items, several=several, span=_span(meta)))
+        return ir.Step("offered", str(player), offers=offers, span=_span(meta))
+
+    def step_move(self, meta, player, verb, move):
+        several, items = (False, (move,)) if isinstance(move, ir.MoveItem) else move
+        return ir.Step("move", str(player), str(verb), items=items, several=several, span=_span(meta))
+
+    def step_roll(self, meta, n):
+        return ir.Step("roll", number=int(n), span=_span(meta))
+
+    def step_random(self, meta, item):
+        return ir.Step("random", items=(item,), span=_span(meta))
+
+    def step_shuffle(self, meta):
+        return ir.Step("shuffle", span=_span(meta))
+
+    def mv_nothing(self, meta):
+        return (True, ())
+
+    def mv_pass(self, meta):
+        return (False, (ir.MoveItem("pass", label="pass", span=_span(meta)),))
+
+    def mv_several(self, meta, *items):
+        return (True, tuple(items))
+
+    def move_item(self, meta, value, where):
+        text = _source_text(meta)
+        return ir.MoveItem(text, value=value, where=where, span=_span(meta))
 
     def ex_expect(self, meta, e, msg):
         return ("expect", (e, _s(msg)))
 
+    def ex_expect_winner(self, meta, *names):
+        return ("outcome", ir.Outcome("winner", tuple(map(str, names)), span=_span(meta)))
+
+    def ex_expect_draw(self, meta, *names):
+        return ("outcome", ir.Outcome("draw", tuple(str(n) for n in names if n is not None), span=_span(meta)))
+
+    def ex_expect_no_winner(self, meta):
+        return ("outcome", ir.Outcome("no_winner", span=_span(meta)))
+
+    def ex_expect_eliminated(self, meta, *names):
+        return ("outcome", ir.Outcome("eliminated", tuple(str(n) for n in names if n is not None), span=_span(meta)))
+
+    def ex_expect_account(self, meta, text):
+        return ("outcome", ir.Outcome("account", text=_unquote(text), span=_span(meta)))
+
     def example_decl(self, meta, title, *parts):
-        players = None
-        options, expects = [], []
-        given = run = None
+        players = seed = None
+        options, expects, params, plays, outcomes, expect_at, outcome_at = [], [], [], [], [], [], []
         for kind, v in parts:
             if kind == "players":
                 players = v
+            elif kind == "seed":
+                seed = v
             elif kind == "option":
                 options.append(v)
-            elif kind == "given":
-                given = v
-            elif kind == "run":
-                run = v
+            elif kind == "with":
+                params.append(v)
+            elif kind == "part":
+                plays.append(v)
+            elif kind == "outcome":
+                outcomes.append(v)
+                outcome_at.append(len(plays))
             else:
                 expects.append(v)
-        return ("example", ir.Example(_unquote(title), players, options, given, run, expects, span=_span(meta)))
+                expect_at.append(len(plays))
+        given = next((p.block for p in plays if p.target == "given"), None)
+        run = next((p.block for p in plays if p.target == "run"), None)
+        return ("example", ir.Example(_unquote(title), players, options, given, run, expects, seed=seed,
+                                      params=tuple((n, v) for n, v, _ in params), parts=plays, outcomes=outcomes,
+                                      expect_at=expect_at, outcome_at=outcome_at, span=_span(meta)))
 
     # ---- the designer's questions
     def invariant_decl(self, meta, name, text, expr):
@@ -664,6 +770,7 @@ def _parse_chunks(text, path, parser, items, problems) -> None:
         if not chunk.strip() or all(l.strip().startswith("#") or not l.strip() for l in chunk.splitlines()):
             continue
         padded = "\n" * (start - 1) + chunk
+        _current_text.set(padded)
         try:
             tree = parser.parse(padded)
         except UnexpectedInput as e:

@@ -86,6 +86,8 @@ class RoundsLoop:
         self.total, self.until, self.cap, self.site = total, until, cap, site
 
     def next(self, st, f):
+        if st.on_round_end is not None:
+            st.on_round_end(st)
         if self.until is not None:
             if self.until(st, f.env):
                 return False
@@ -144,7 +146,10 @@ class RuleCompiler:
         return tuple(self.stmt(s, sim) for s in b.stmts)
 
     def stmt(self, s: ir.Stmt, sim: bool):
-        return getattr(self, "s_" + type(s).__name__)(s, sim)
+        op = getattr(self, "s_" + type(s).__name__)(s, sim)
+        if self.t.trace:
+            op = _traced(op, s, sim, self.t.reached)
+        return op
 
     # ---- statements -----------------------------------------------------------------
 
@@ -618,6 +623,48 @@ class RuleCompiler:
                 st.finish([p.i for p in top], fallback == "draw", "draw" if fallback == "draw" else "shared win")
 
         return op
+
+
+# ---- what an example reaches -------------------------------------------------------------------
+
+_KIND_NAMES = {"EndGame": "end_stmt", "If": "if_stmt"}
+_SET_KINDS = {"=": "set_assign", "+=": "set_add", "-=": "set_sub"}
+
+
+def stmt_kind(s: ir.Stmt) -> str:
+    """The grammar's name for a statement's kind (its alias in soan.lark)."""
+    name = type(s).__name__
+    if isinstance(s, ir.Set):
+        return _SET_KINDS[s.op]
+    if isinstance(s, ir.For):
+        return "simultaneous_stmt" if s.simultaneous else "for_stmt"
+    if isinstance(s, ir.Choose):
+        return "choose_option" if s.options else "choose_items"
+    return _KIND_NAMES.get(name) or re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower() + "_stmt"
+
+
+def decision_kinds(s: ir.Choose, sim: bool, d: Decision) -> set[str]:
+    """The kinds of decision a choice offers: one item, up to / exactly /
+    between N items, a named option; with a pass; made simultaneously."""
+    kinds = {"option" if s.options else (s.count_kind or "one")}
+    if any(m.value is PASS for m in d.moves):
+        kinds.add("pass")
+    if sim:
+        kinds.add("simultaneous")
+    return kinds
+
+
+def _traced(op, s, sim, reached: set):
+    kind = stmt_kind(s)
+
+    def traced(st, f):
+        reached.add(("statement", kind))
+        before = st.pending
+        op(st, f)
+        if isinstance(s, ir.Choose) and st.pending is not before and isinstance(st.pending, Decision):
+            reached.update(("decision", k) for k in decision_kinds(s, sim, st.pending))
+
+    return traced
 
 
 # ---- choices over items ------------------------------------------------------------------------

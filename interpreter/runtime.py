@@ -95,10 +95,13 @@ class Tables:
     the cards and their fixed fields, the zones and their slots, the values of
     rulings, assumptions and options, and the compiled rules."""
 
-    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None):
+    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None, trace: bool = False):
         if not spec.min_players <= n_players <= spec.max_players:
             raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, not {n_players}")
         self.spec = spec
+        # With trace, every statement kind and decision kind the rules reach is noted here (examples' coverage).
+        self.trace = trace
+        self.reached: set[tuple[str, str]] = set()
         self.n = n_players
         self.P = tuple(PlayerRef(i) for i in range(n_players))
         self.enum_values = {e.name: e.values for e in spec.enums}
@@ -633,6 +636,18 @@ class ExprCompiler:
     b_distinct = _agg1("distinct")
     b_first = _agg1("first")
     b_last = _agg1("last")
+
+    def b_sees(self, args, span):
+        """sees(p, c): player p can see card c now (it is face up where p may look, or p has looked at it)."""
+        pf, cf = args
+
+        def f(st, env):
+            p, c = pf(st, env), cf(st, env)
+            if type(p) is not PlayerRef or type(c) is not CardRef:
+                raise SpecRuntimeError(f"sees(p, c) needs a player and a card, got {fmt(p)} and {fmt(c)}", span)
+            return bool(st.viewers(c.id) >> p.i & 1)
+
+        return f
 
     def b_reverse(self, args, span):
         a = args[0]

@@ -122,6 +122,7 @@ class State:
         self.mark_events: dict[tuple, int] = {}
         self.steps = 0
         self.ending = False
+        self.on_round_end = None  # called with the state as each round ends (playthroughs summarise it)
         for name in t.tokens:
             self.supply[name] = t.supply_size(name)
 
@@ -250,6 +251,7 @@ class State:
         new.mark_events = {}
         new.steps = self.steps
         new.ending = self.ending
+        new.on_round_end = None
         envs: dict[int, dict] = {}
 
         def env_copy(e):

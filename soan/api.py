@@ -12,6 +12,7 @@ import difflib
 
 from soan.dsl import compile_text, ir, load_spec
 from soan.dsl.analysis import parameter_uses, summary
+from soan.interpreter.account import narrate
 from soan.interpreter.bots import BOTS
 from soan.interpreter.examples import ExampleResult, run_example
 from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, load_log, play_game, replay, simulate,
@@ -108,29 +109,3 @@ def _const(e):
         case ir.Symbol(name=n) | ir.Name(name=n):
             return n
     return None
-
-
-def narrate(state: State) -> list[str]:
-    """A readable account of a game played with narrate=True."""
-    t = state.t
-    titles = {s.name: (s.title or s.name) for s in t.spec.scores}
-    lines = ["── Setup ──"]
-    for e in state.events:
-        match e:
-            case ("round", r):
-                lines.append(f"── Round {r} ──")
-            case ("phase", name, title):
-                lines.append(f"  [{title or name}]")
-            case ("move", p, prompt, label, secret):
-                lines.append(f"  P{p + 1} {prompt}: {label}" + ("  (secretly)" if secret else ""))
-            case ("chance", text):
-                lines.append(f"  · {text}")
-            case ("award", i, item, v):
-                lines.append(f"  P{i + 1} {v:+d} for {titles.get(item, item)}")
-            case ("token", i, token, n):
-                lines.append(f"  P{i + 1} takes {n} {token}")
-            case ("eliminate", i, reason):
-                lines.append(f"  P{i + 1} is out of the running" + (f": {reason}" if reason else ""))
-            case ("say", text):
-                lines.append(f"  {text}")
-    return lines

@@ -16,12 +16,14 @@ from pathlib import Path
 
 import attrs
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 
 from . import api
+from . import record as record_cmd
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -149,8 +151,11 @@ def build_parser() -> _Parser:
                     help="where witness game logs are written (default soan-witnesses/)")
     pr.add_argument("--json", action="store_true", help="machine-readable output")
 
-    t = sub.add_parser("test", allow_abbrev=False, help="run the examples written in specs")
-    t.add_argument("specs", nargs="+", metavar="SPEC")
+    record_cmd.add_parser(sub, common)
+
+    t = sub.add_parser("test", allow_abbrev=False,
+                       help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
+    t.add_argument("specs", nargs="+", metavar="SPEC", help="a .soan spec, or a .playthrough file")
     t.add_argument("--json", action="store_true", help="machine-readable output")
     return p
 
@@ -443,6 +448,8 @@ def cmd_replay(args, out: Console, err: Console) -> int:
 def cmd_test(args, out: Console, err: Console) -> int:
     all_results, failed, bad_spec = [], 0, False
     for path in args.specs:
+        if path.endswith(record_cmd.SUFFIX):
+            continue
         try:
             spec = api.load(path)
         except SpecErrors as e:
@@ -453,15 +460,31 @@ def cmd_test(args, out: Console, err: Console) -> int:
         for r in results:
             where = r.span.path or path  # an example may come from the spec this one extends
             all_results.append({"spec": path, "file": where, "example": r.title, "passed": r.passed,
-                                "line": r.span.line, "failures": list(r.failures)})
+                                "line": r.span.line, "failures": list(r.failures),
+                                "problems": [{"file": p.path, "line": p.span.line, "col": p.span.col,
+                                              "message": p.message, "hint": p.hint} for p in r.problems]})
             if not args.json:
                 mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
-                out.print(f"{mark} {where}:{r.span.line} {r.title}", highlight=False)
-                for f in r.failures:
-                    out.print(f"     {f}", markup=False)
+                out.print(f"{mark} {where}:{r.span.line} {escape(r.title)}", highlight=False)
+                for line in r.render(spec).splitlines():
+                    out.print(f"     {line}", markup=False)
             failed += not r.passed
         if not results and not args.json:
             out.print(f"{path}: no examples", markup=False)
+    playthroughs = [p for p in args.specs if p.endswith(record_cmd.SUFFIX)]
+    for p in playthroughs:
+        if not Path(p).is_file():
+            raise UsageError(f"no such playthrough: {p}", "soan record SPEC --out FILE writes one")
+    playthroughs += [str(p) for s in args.specs if not s.endswith(record_cmd.SUFFIX)
+                     for p in record_cmd.playthroughs_for(s)]
+    for r in map(record_cmd.rerun, dict.fromkeys(playthroughs)):
+        all_results.append({"spec": r.spec_path, "file": r.path, "playthrough": r.path, "passed": r.passed,
+                            "failures": [r.message] if r.message else []})
+        if not args.json:
+            out.print(f"{'[green]PASS[/green]' if r.passed else '[red]FAIL[/red]'} playthrough {r.path}", highlight=False)
+            for line in r.message.splitlines():
+                out.print(f"     {line}", markup=False)
+        failed += not r.passed
     passed = sum(r["passed"] for r in all_results)
     if args.json:
         _emit_json({"passed": passed, "failed": failed, "examples": all_results})
@@ -747,7 +770,7 @@ def _print_diff(result: dict, out: Console) -> None:
     out.print(f"    scores {d['new_result']}, winners {d['new_winners']}", markup=False)
 
 
-COMMANDS = {"check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
+COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
             "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove}
 
 

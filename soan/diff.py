@@ -49,9 +49,7 @@ class RuleChange:
 def _key(node) -> str:
     if isinstance(node, ir.CardSet):
         return node.kind
-    if isinstance(node, ir.Example):
-        return node.title
-    return node.name
+    return node.name  # an example's name is its title, with its resolutions (`with`) when it has any
 
 
 def _declaration_text(spec: ir.Spec, node: ir.Node) -> tuple[str, str]:
