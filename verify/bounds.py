@@ -138,31 +138,35 @@ class Bounds:
         if times == 0:
             return
         recording, self.recording = self.recording, False
-        head = dict(self.env)
+        starts = dict(self.env)  # the join of every iteration's start seen so far
         readings = 0
         while True:
-            self.env = dict(head)
+            self.env = dict(starts)
             self._breaks.append([])
             if bind:
                 bind()
             self.block(body, inner)
             self._breaks.pop()
-            after = join_envs(head, self.env)
+            after = join_envs(starts, self.env)
             readings += 1
-            if after == head or (times is not None and readings >= times):
-                head = after  # with `times` readings, every iteration's start is in the join
+            if after == starts:  # settled: no iteration starts anywhere new, nor ends there
+                exit_env = starts
+                break
+            if times is not None and readings >= times:
+                # `starts` holds the starts of all `times` iterations; `after` every way out
+                exit_env = after
                 break
             if readings >= WIDEN_AFTER:
-                after = {k: (v if head.get(k) == v else TOP) for k, v in after.items()}
-            head = after
+                after = {k: (v if starts.get(k) == v else TOP) for k, v in after.items()}
+            starts = after
         self.recording = recording
-        self.env = dict(head)
+        self.env = dict(starts)
         self._breaks.append([])
         if bind:
             bind()
         self.block(body, inner)
         breaks = self._breaks.pop()
-        self.env = join_envs(head, self.env, *breaks)
+        self.env = join_envs(exit_env, *breaks)
 
     def branches(self, runs: list, keep_current: bool) -> None:
         """Each of `runs` (a function reading one branch) from the current

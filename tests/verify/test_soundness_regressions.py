@@ -369,3 +369,79 @@ def test_a_proved_answer_to_a_question_that_a_game_contradicts_is_an_internal_er
     monkeypatch.setattr(questions, "prove", lambda tables, q, bounds=None: questions.Proof("proved", "unsat"))
     with pytest.raises(UnsoundProof, match="question 'big'"):
         run(text)
+
+
+def test_termination_counts_the_decisions_of_every_outcome_of_the_setups_opening_pick():
+    """A random suit leaves the game in the setup: with the big suit gone one decision a round remains,
+    with the small one gone three; the proved count of decisions covers the larger."""
+    text = """game "Branches" players 2..2
+enum suit = big, small
+score pts "Points"
+component tile "tile" { suit: suit = big }
+cards tile in deck { 3 x suit = big
+  1 x suit = small }
+zone deck: shared public stack
+setup { pick random s from suit { move [c in deck where c.suit == s] to box } }
+rounds 2 { for c in deck { choose k from [0, 1] by player(1) "keeps" { award k to player(1) for pts } } }
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)
+    assert f[("termination", "game")]["bounds"]["decisions"] >= 6
+    assert f[("score", "total")]["bounds"]["proved"][1] >= 6
+
+
+def test_a_game_that_stops_with_a_rule_error_is_a_finding_and_the_rest_still_report():
+    """Dividing by a chosen zero stops some games: verify names the line and still reports every property."""
+    text = """game "Error" players 2..2
+score pts "Points"
+rounds 1 { choose k from [0, 1, 2] by player(1) "divides" { award 6 // k to player(1) for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)
+    assert f[("errors", "line 3")]["problem"] is True
+    assert ("termination", "game") in f and ("score", "total") in f
+
+
+def test_a_tie_break_on_seat_among_a_list_naming_a_player_twice_is_not_proved_total():
+    """`best q in [p, p] by q.seat` ties the player with themself: the seat key does not separate them."""
+    text = """game "Same seat" players 2..2
+score pts "Points"
+rounds 1 {
+  for p in players {
+    let top = best q in [p, p] by q.seat asc else shared
+    award count(top) to p for pts
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)
+    tie = next(v for (prop, subject), v in f.items() if prop == "tiebreaks" and subject.startswith("best"))
+    assert tie["verdict"] != "proved"
+
+
+def test_the_counter_idiom_is_bounded_by_how_often_it_can_count():
+    """let n = 0, then n += 1 for each player who chooses so, then award n: at most 2 at 2 players, 2 rounds → 4."""
+    text = """game "Counter" players 2..2
+score pts "Points"
+rounds 2 {
+  let n = 0
+  for p in players { choose k from [0, 1] by p "joins" { if k == 1 { set n += 1 } } }
+  award n to player(1) for pts
+}
+winner among p in players by vp(p) desc else shared
+"""
+    assert score_max(text) == 4
+
+
+def test_a_list_built_in_a_loop_is_bounded_by_the_loops_length():
+    """set xs = xs + [x] three times at most, then one point per element: at most 3."""
+    text = """game "List" players 2..2
+score pts "Points"
+rounds 1 {
+  let xs = []
+  for c in [1, 2, 3] { choose k from [0, 1] by player(1) "keeps" { if k == 1 { set xs = xs + [c] } } }
+  for x in xs { award 1 to player(1) for pts }
+}
+winner among p in players by vp(p) desc else shared
+"""
+    assert score_max(text) == 3
