@@ -267,8 +267,15 @@ class Compiler:
                 self.domain(sc.domain)
                 if not isinstance(sc.domain, ir.IntDomain):
                     self.error(sc.domain.span, f"score item '{sc.name}' needs a number range such as 0..40")
+                elif not sc.domain.lo <= 0 <= sc.domain.hi:
+                    self.error(sc.domain.span, f"every player starts with 0 for '{sc.name}', outside its range "
+                                               f"{sc.domain}", "let the range include 0")
         for t in spec.tokens:
             self.domain(t.hold)
+            if isinstance(t.hold, ir.IntDomain) and not t.hold.lo <= 0 <= t.hold.hi:
+                self.error(t.hold.span if t.hold.span.line else t.span,
+                           f"every player starts with 0 '{t.name}', outside its hold {t.hold}",
+                           f"let the hold include 0, e.g. hold 0..{max(t.hold.hi, 0)}")
             if t.when_short == "ruling":
                 r = next((r for r in spec.rulings if r.name == t.short_ruling), None)
                 if r is None:

@@ -637,3 +637,21 @@ def test_tied_game_is_a_draw():
     assert st_.is_terminal()
     assert st_.result["draw"] is True
     assert sorted(st_.result["winners"]) == ["P1", "P2"]
+
+
+def test_a_hold_or_score_range_without_zero_is_a_located_error():
+    """Holdings and scores start at 0, so a hold of 2..5 or a score range of 1..9 is rejected where it is written."""
+    from soan.dsl import compile_text
+    from soan.dsl.errors import SpecErrors
+
+    text = """game "Zero" players 2..2
+token chip "Chips" supply 10 hold 2..5 when short partial
+score pts "Points" 1..9
+rounds 1 { award 1 to player(1) for pts }
+winner among p in players by vp(p) desc else shared
+"""
+    with pytest.raises(SpecErrors) as e:
+        compile_text(text, "z.soan")
+    lines = sorted(p.span.line for p in e.value.problems)
+    assert lines == [2, 3]
+    assert "outside its hold 2..5" in e.value.render()

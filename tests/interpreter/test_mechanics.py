@@ -237,17 +237,3 @@ def test_locals_are_lexically_scoped_and_a_shadowing_binding_leaves_the_outer_on
     assert st.pv["coin"][1] == 5 + 2 + 3 + 4 + 6
     assert rec.result["scores"]["P1"] == 5 + 2
 
-
-def test_a_return_that_takes_a_holding_below_its_domain_stops_with_a_located_error():
-    """A holding of 2..5 returned down to 1 leaves its domain: the game stops at the return's line, as a give would."""
-    text = """game "Hold" players 2..2
-token chip "Chips" supply 10 hold 2..5 when short partial
-score pts "Points"
-setup { for p in players { give 2 chip to p } }
-rounds 1 { return 1 chip from player(1)  award 0 to player(1) for pts }
-winner among p in players by vp(p) desc else shared
-"""
-    t = api.tables(compile_text(text), 2)
-    with pytest.raises(SpecRuntimeError) as e:
-        api.play(t, seed=1, bots=["random", "random"])
-    assert e.value.span.line == 5
