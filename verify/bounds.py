@@ -83,6 +83,9 @@ class Site:
     # For an award or give: how often one player can be the one it fires for.
     per_player: int | None = None
     env: dict = attrs.field(factory=dict, repr=False)  # what the locals are known to be there
+    # Conditions known to hold when it runs: the tests of the `if`s around it, as long as
+    # nothing between the test and here moved cards or changed a local the test reads.
+    guards: tuple = ()
 
 
 class Bounds:
@@ -96,6 +99,7 @@ class Bounds:
         self.env: dict[str, Val] = {}
         self.recording = True
         self._breaks: list[list[dict]] = []
+        self._guards: list[list] = []  # [test, still true] of the ifs being read, innermost last
         self._stack: list[tuple] = []  # (procedure or def, its arguments) being read: recursion
         self._procs = {p.name: p for p in self.spec.procedures}
         spec = self.spec
@@ -137,6 +141,8 @@ class Bounds:
         inner = _mul(mult, times)
         if times == 0:
             return
+        if any(isinstance(n, MOVES_CARDS) for n in ir.walk(body)):
+            self._spoil_guards()  # a later iteration runs after this one's moves
         recording, self.recording = self.recording, False
         starts = dict(self.env)  # the join of every iteration's start seen so far
         readings = 0
@@ -179,11 +185,31 @@ class Bounds:
             outs.append(self.env)
         self.env = join_envs(*outs) if outs else start
 
+    def _guarded(self, test, b: ir.Block, mult: int | None) -> None:
+        self._guards.append([test, True])
+        try:
+            self.block(b, mult)
+        finally:
+            self._guards.pop()
+
+    def _spoil_guards(self, key: str | None = None) -> None:
+        """Cards moved (or, with `key`, that local changed): the tests read before may no longer hold."""
+        for g in self._guards:
+            if key is None or any(isinstance(n, ir.Local) and n.name == key for n in ir.walk(g[0])):
+                g[1] = False
+
     def stmt(self, s: ir.Stmt, mult: int | None) -> None:
         site = None
         if self.recording:
-            site = Site(s, mult, env=dict(self.env))
+            site = Site(s, mult, env=dict(self.env), guards=tuple(g[0] for g in self._guards if g[1]))
             self.sites.append(site)
+        self._stmt(s, mult, site)
+        if isinstance(s, MOVES_CARDS):
+            self._spoil_guards()
+        for key in _binds(s):
+            self._spoil_guards(key)
+
+    def _stmt(self, s: ir.Stmt, mult: int | None, site: Site | None) -> None:
         match s:
             case ir.Award(player=who) | ir.Give(player=who):
                 if site is not None:
@@ -223,7 +249,7 @@ class Bounds:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b: self.block(b, mult))
+                    runs.append(lambda b=b, test=test: self._guarded(test, b, mult))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
@@ -276,10 +302,12 @@ class Bounds:
                 self.env = given
                 self._stack.append((proc, given))
                 breaks, self._breaks = self._breaks, []  # a break in a procedure cannot end its caller's loop
+                guards, self._guards = self._guards, []  # the caller's tests read the caller's locals
                 try:
                     self.block(p.body, mult)
                 finally:
                     self._breaks = breaks
+                    self._guards = guards
                     self._stack.pop()
                     self.env = caller
 
@@ -628,6 +656,18 @@ class Bounds:
 
 
 _ABSENT = object()
+# Statements that can take cards out of a zone (a procedure may).
+MOVES_CARDS = (ir.Move, ir.Draw, ir.Exchange, ir.Do)
+
+
+def _binds(s: ir.Stmt) -> list[str]:
+    """The locals a statement (re)binds."""
+    match s:
+        case ir.Let(name=name) | ir.Set(target=ir.Local(name=name)) | ir.For(var=name) | ir.Pick(var=name):
+            return [name]
+        case ir.Choose(var=name) if name is not None:
+            return [name]
+    return []
 
 
 def _hull(a: Interval, b: Interval) -> Interval:

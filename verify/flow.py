@@ -32,6 +32,13 @@ class Flow:
         self._procs = {p.name: p for p in self.spec.procedures}
         self._stack: list[str] = []
         self._card_vars: dict[str, set[str] | None] = {}
+        # statement site -> the zones the cards it moves can come from (None: any)
+        self.taken_from: dict[tuple, set[str] | None] = {}
+        # how many cards lie in each zone at the placement given
+        self.placed: dict[str, int] = {}
+        for s_ in slots:
+            name = t.zone_slots[s_][0].name
+            self.placed[name] = self.placed.get(name, 0) + 1
         # One environment per running body, as in the interpreter: the setup and
         # scoring, the rounds, each procedure (its parameters the union of every
         # call's arguments, recursive calls included).  Locals are the resolver's
@@ -122,12 +129,15 @@ class Flow:
                     self._assign(env, var, self.zones_of(src, scope))
                 case ir.Move(what=what, dest=dest):
                     self.moves.append((self.zones_of(what, scope), self.zones_of(dest, scope), _kinds(what)))
+                    self.taken_from[n.span.site] = self.moves[-1][0]
                 case ir.Draw(source=src, dest=dest):
                     self.moves.append((self.zones_of(src, scope), self.zones_of(dest, scope), None))
+                    self.taken_from[n.span.site] = self.moves[-1][0]
                 case ir.Exchange(a=a, b=b):
                     za, zb = self.zones_of(a, scope), self.zones_of(b, scope)
                     self.moves.append((za, zb, None))
                     self.moves.append((zb, za, None))
+                    self.taken_from[n.span.site] = _union((za, zb))
                 case ir.Do(proc=proc, args=args):
                     target = self._envs.setdefault("proc:" + proc, {})
                     for name, a in zip(self._procs[proc].params, args):

@@ -167,16 +167,25 @@ class Verifier:
                                    f"{proof.reason}; not seen short in {self.s.games} games (when short: {rule})",
                                    bounds={"supply": supply, "demand_allowed": proof.value}, depends_on=depends))
         piles: dict[str, list] = {}
-        for site in self._sites(ir.Draw):
-            src = site.node.source
-            name = src.name if isinstance(src, ir.SharedZone | ir.Attr) else f"line {site.node.span.line}"
-            piles.setdefault(name, []).append(site)
+        for b in self.bs:
+            for site in self._sites(ir.Draw, b):
+                src = site.node.source
+                # a draw from a procedure's parameter counts for every pile the parameter can be
+                zones = b.flow.taken_from.get(site.node.span.site)
+                if isinstance(src, ir.SharedZone | ir.Attr) or zones is None:
+                    names = [src.name] if isinstance(src, ir.SharedZone | ir.Attr) else [f"line {site.node.span.line}"]
+                else:
+                    names = sorted(zones)
+                for name in names:
+                    piles.setdefault(name, []).append((b, site))
         for name, sites in piles.items():
-            lines = ", ".join(str(s.node.span.line) for s in sites)
+            lines = ", ".join(sorted({str(s.node.span.line) for _, s in sites}, key=int))
             where = f"draws from {name}"
-            ws = [self.s.marks[k] for k in (("short_draw", s.node.span.site) for s in sites)
-                  if k in self.s.marks]
-            if ws:
+            ws = [self.s.marks[k] for k in {("short_draw", s.node.span.site) for _, s in sites} if k in self.s.marks]
+            why = self._pile_never_short(name, sites)
+            if why is not None:
+                out.append(Finding("supplies", where, "proved", f"a draw from {name} never finds it short", why))
+            elif ws:
                 w = min(ws, key=lambda w: w.length)
                 path, moves = self._witness(w, f"short-draw-{name}")
                 out.append(Finding("supplies", where, "witnessed", f"a draw from {name} can find it short",
@@ -185,8 +194,64 @@ class Verifier:
                                    depends_on=sorted(w.record.log["consulted_rulings"])))
             else:
                 out.append(Finding("supplies", where, "unknown", f"a draw from {name} never finds it short",
-                                   f"no proof for piles (lines {lines}); not seen short in {self.s.games} games"))
+                                   f"no draw at lines {lines} is guarded by a count of the pile, draws at most what "
+                                   f"it holds, or fits in what it holds from the start; not seen short in "
+                                   f"{self.s.games} games"))
         return out
+
+    def _pile_never_short(self, name: str, sites: list) -> str | None:
+        """Why no draw from the pile can find it short, or None.  Each draw must
+        take at most what the pile holds when it runs: a `min` with its count, a
+        test of its count around it, or (for a draw in the setup) everything the
+        setup takes out of the pile up to that draw fits in what it started with;
+        or everything the rules can ever take out of it fits in that."""
+        reasons = set()
+        for b, site in sites:
+            why = _draw_fits(b, site) or self._fits_at_start(b, name, site)
+            if why is None:
+                break
+            reasons.add(why)
+        else:
+            return "; ".join(sorted(reasons))
+        if all(self._taken_out(b, name, None) is not None and self._taken_out(b, name, None) <= b.flow.placed.get(name, 0)
+               for b in self.bs):
+            return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
+                    f"(for each outcome of the setup's opening picks)")
+        return None
+
+    def _fits_at_start(self, b: Bounds, name: str, site) -> str | None:
+        """A draw in the setup's own steps: what the setup takes out of the pile up to and
+        including that step fits in what the pile holds at the start."""
+        steps = list(_unconditional(self.spec.setup))
+        for i, st in enumerate(steps):
+            upto = _sites_under(self.spec, steps[: i + 1])
+            if site.node.span.site in _sites_under(self.spec, [st]):
+                taken = self._taken_out(b, name, upto)
+                if taken is not None and taken <= b.flow.placed.get(name, 0):
+                    return f"the setup's draws from {name} up to line {site.node.span.line} fit in its {b.flow.placed.get(name, 0)} cards"
+                return None
+        return None
+
+    def _taken_out(self, b: Bounds, name: str, among: set | None) -> int | None:
+        """The most cards the rules (or the statements at `among`) can take out of zone `name` in one game."""
+        taken = 0
+        for site in b.sites:
+            node = site.node
+            if not isinstance(node, MOVES) or (among is not None and node.span.site not in among):
+                continue
+            src = b.flow.taken_from.get(node.span.site, None)
+            if src is not None and name not in src:
+                continue
+            if site.firings is None:
+                return None
+            many = (b.value_at(site, node.count) if isinstance(node, ir.Draw) else None)
+            many = (many[1] if many else None) if isinstance(node, ir.Draw) else \
+                1 if isinstance(node, ir.Move) and _single(b, site, node.what) else \
+                _size_at(b, site, node.what) if isinstance(node, ir.Move) else None
+            if many is None:
+                return None
+            taken += site.firings * max(0, many)
+        return taken
 
     # ---- 2. tie-breaks
 
@@ -547,6 +612,93 @@ class Verifier:
             if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
                 return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
         return None
+
+
+MOVES = (ir.Move, ir.Draw, ir.Exchange)
+
+
+def _single(b: Bounds, site, e) -> bool:
+    saved, b.env = b.env, site.env
+    try:
+        return b.val(e).one
+    finally:
+        b.env = saved
+
+
+def _size_at(b: Bounds, site, e) -> int | None:
+    saved, b.env = b.env, site.env
+    try:
+        return b.size(e)
+    finally:
+        b.env = saved
+
+
+def _sites_under(spec: ir.Spec, stmts) -> set:
+    """The sites of every statement under `stmts`, and of the procedures they run."""
+    procs = {p.name: p.body for p in spec.procedures}
+    out, todo, seen = set(), list(stmts), set()
+    while todo:
+        for n in ir.walk(todo.pop()):
+            if isinstance(n, ir.Stmt):
+                out.add(n.span.site)
+            if isinstance(n, ir.Do) and n.proc not in seen:
+                seen.add(n.proc)
+                todo.append(procs[n.proc])
+    return out
+
+
+def _draw_fits(b: Bounds, site) -> str | None:
+    """Why this draw takes at most what its pile holds when it runs, or None."""
+    d = site.node
+    line = d.span.line
+    if isinstance(d.count, ir.Call) and d.count.func == "min" and any(_counts(a, d.source) for a in d.count.args):
+        return f"the draw at line {line} takes at most the pile's count"
+    need = b.value_at(site, d.count)
+    if need is None:
+        return None
+    for g in site.guards:
+        for c in _conjuncts(g):
+            at_least = _count_at_least(b, site, c, d.source)
+            if at_least is not None and at_least >= need[1]:
+                return f"the draw at line {line} runs only when the test at line {g.span.line} holds"
+    return None
+
+
+def _counts(e, source) -> bool:
+    """Whether `e` is the number of cards in `source`."""
+    match e:
+        case ir.Call(func="count" | "size", args=(x,)):
+            return x == source
+        case ir.Agg(func="count", coll=x, where=None):
+            return x == source
+    return False
+
+
+def _count_at_least(b: Bounds, site, c, source) -> int | None:
+    """The least number of cards in `source` that the condition `c` guarantees, or None."""
+    saved, b.env = b.env, site.env
+    try:
+        match c:
+            case ir.BinOp(op=">=" | ">", left=l, right=r) if _counts(l, source):
+                lo = b.int_min(r)
+                return None if lo is None else lo + (c.op == ">")
+            case ir.BinOp(op="<=" | "<", left=l, right=r) if _counts(r, source):
+                lo = b.int_min(l)
+                return None if lo is None else lo + (c.op == "<")
+            case ir.BinOp(op="!=", left=l, right=ir.Int(value=0)) if _counts(l, source):
+                return 1
+            case ir.Not(operand=ir.BinOp(op="<" | "<=", left=l, right=r)) if _counts(l, source):
+                lo = b.int_min(r)
+                return None if lo is None else lo + (c.operand.op == "<=")
+        return None
+    finally:
+        b.env = saved
+
+
+def _conjuncts(e):
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _unconditional(block):

@@ -249,3 +249,32 @@ def test_kitano_three_player_maximum_is_proved_and_reached_by_a_replayable_game(
     assert total["bounds"]["witnessed"][1] == 35
     log = api.load_log(total["witness"])
     assert max(api.replay(tables, log).result["scores"].values()) == 35
+
+
+PILES = """game "Piles" players 2..2
+score pts "Points"
+component tile "tile" {{ value: 1..3 = 1 }}
+cards tile in deck {{ {n} x value = 1 }}
+zone deck: shared public stack
+zone hand: per_player public unordered
+setup {{ for p in players {{ draw 2 from deck to p.hand }} }}
+rounds 3 {{
+  {rule}
+  award 0 to player(1) for pts
+}}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+@pytest.mark.parametrize("n, rule, verdict", [
+    (4, "if count(deck) > 0 { draw 1 from deck to player(1).hand }", "proved"),   # guarded by its count
+    (4, "draw min(2, count(deck)) from deck to player(1).hand", "proved"),       # takes at most what is there
+    (7, "draw 1 from deck to player(1).hand", "proved"),                         # 4 + 3 fit in 7 exactly
+    (6, "draw 1 from deck to player(1).hand", "witnessed"),                      # one short
+    (4, 'say "nothing"', "proved"),                                          # the setup's deal fits in 4
+    (3, 'say "nothing"', "witnessed"),                                       # the deal is one short
+])
+def test_a_pile_is_proved_never_short_or_witnessed_short(n, rule, verdict):
+    """Guards, a min with the count, and what fits in the pile from the start prove a pile; one card less is witnessed."""
+    f, _ = findings(PILES.format(n=n, rule=rule))
+    assert f[("supplies", "draws from deck")]["verdict"] == verdict
