@@ -64,6 +64,10 @@ class _Parser(argparse.ArgumentParser):
         return []
 
 
+DEFAULT_VERIFY_GAMES = 120
+FAIL_ON = ("problems", "unknown", "witnessed")
+
+
 def build_parser() -> _Parser:
     p = _Parser(prog="soan", description="soan (草案): write board-game drafts as specs; check, play and test them.",
                 allow_abbrev=False)
@@ -122,12 +126,17 @@ def build_parser() -> _Parser:
     common(v)
     v.add_argument("--only", action="append", default=[], metavar="PROPERTY",
                    help="check only this property (repeatable): " + ", ".join(PROPERTY_NAMES))
-    v.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
-                   help="seconds of game search for witnesses (default 20)")
+    v.add_argument("--budget", type=float, default=180.0, metavar="SECONDS",
+                   help="wall-clock limit (default 180): work left when it runs out is cut short, and the "
+                        "output says so, since verdicts may then depend on the machine's speed")
     v.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed of the search (default 0)")
-    v.add_argument("--games", type=int, metavar="N",
-                   help="search exactly N seeded games (and N/4 targeted ones) instead of a time budget: "
-                        "the same N and seed give the same verdicts every run")
+    v.add_argument("--games", type=int, default=DEFAULT_VERIFY_GAMES, metavar="N",
+                   help=f"the search's work: N seeded games, N/4 targeted ones and 10 N steps of each climb "
+                        f"(default {DEFAULT_VERIFY_GAMES}); the same N and seed give the same verdicts on any machine")
+    v.add_argument("--fail-on", action="append", default=[], metavar="WHAT",
+                   help="what makes the exit code 1 (repeatable): problems (a witnessed flaw the spec does not "
+                        "handle), unknown (a claim neither proved nor witnessed), witnessed (anything a game "
+                        "showed, handled or not); default: problems and unknown")
     v.add_argument("--witness-dir", default="soan-witnesses", metavar="DIR",
                    help="where witness game logs are written (default soan-witnesses/)")
     v.add_argument("--json", action="store_true", help="machine-readable output (schema in docs/verify.md)")
@@ -508,6 +517,11 @@ def cmd_verify(args, out: Console, err: Console) -> int:
                              "properties: " + ", ".join(PROPERTY_NAMES))
     if args.budget < 0:
         raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
+    for w in args.fail_on:
+        if w not in FAIL_ON:
+            near = difflib.get_close_matches(w, FAIL_ON, n=1)
+            raise UsageError(f"--fail-on takes {', '.join(FAIL_ON)}, not '{w}'",
+                             f"did you mean '{near[0]}'?" if near else None)
     stem = Path(spec.path).stem
     wdir = Path(args.witness_dir) / f"{stem}-p{n}"
     from rich.status import Status
@@ -522,8 +536,10 @@ def cmd_verify(args, out: Console, err: Console) -> int:
         _emit_json(result)
     else:
         _print_verify(spec, result, out)
-    bad = result["summary"]["unknown"] + result["summary"]["problems"]
-    return EXIT_FINDINGS if bad else EXIT_OK
+    fail_on = set(args.fail_on) or {"problems", "unknown"}
+    counts = {"problems": result["summary"]["problems"], "unknown": result["summary"]["unknown"],
+              "witnessed": result["summary"]["witnessed"]}
+    return EXIT_FINDINGS if any(counts[k] for k in fail_on) else EXIT_OK
 
 
 class _NoStatus:
@@ -553,6 +569,10 @@ def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
     s = result["search"]
     out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
               + f" — {result['players']} players; searched {s['games']} games in {s['seconds']:.1f}s from seed {s['seed']}")
+    if s.get("stopped_by_wall_clock"):
+        out.print(f"[bold yellow]note:[/bold yellow] the wall-clock limit of {result['budget_seconds']:.0f}s cut the "
+                  f"search short: these verdicts may differ on a faster or less busy machine "
+                  f"(raise --budget, or lower --games)")
     t = Table(show_lines=False)
     t.add_column("property")
     t.add_column("subject")

@@ -402,8 +402,8 @@ class Verifier:
             gaps.append(("total", -1, tot_lo.value))
         gaps = [g for g in gaps if _within_reach(self._seen(g[0], g[1]), g[1], g[2])]
         for k, (key, sign, goal) in enumerate(gaps):
-            if self.max_games is not None:
-                seconds, evals = None, self.max_games * 10
+            if self.max_games is not None:  # a number of evaluations; the wall clock only as the outer limit
+                seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), self.max_games * 10
             else:
                 left = self._time_left()
                 share = left / 2 if k == 0 and len(gaps) > 1 else left / (len(gaps) - k)
@@ -416,6 +416,8 @@ class Verifier:
                            for _, w in table.values()}.values())
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
                           on_game=lambda rec: observe(self.s, rec, self.t))
+            if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
+                self.s.cut_short = True
             if found is None:
                 continue
             v, rec = found
@@ -513,10 +515,15 @@ class Verifier:
         recs = {id(w.record): w.record for w in [*self.s.marks.values(), *self.s.consulted.values(),
                                                  *(v[1] for v in self.s.best.values()),
                                                  *(v[1] for v in self.s.worst.values())]}
-        left = max(self.budget * 0.15, self.budget - (time.perf_counter() - self.started))
-        return check_questions(self.t, self.spec.questions, list(recs.values()), left,
-                               seed=self.seed, max_games=self.max_games, witness_dir=self.witness_dir,
-                               bounds=Joined(self.bs), progress=self.progress)
+        spent = time.perf_counter() - self.started
+        left = max(self.budget * 0.15, self.budget - spent) if self.max_games is None else \
+            max(0.0, self.budget - spent) + 1.0  # the wall-clock limit, with a second for the proofs
+        out = check_questions(self.t, self.spec.questions, list(recs.values()), left,
+                              seed=self.seed, max_games=self.max_games, witness_dir=self.witness_dir,
+                              bounds=Joined(self.bs), progress=self.progress)
+        if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
+            self.s.cut_short = True
+        return out
 
     # ---- 5. conservation
 
@@ -792,7 +799,8 @@ def verify(tables: Tables, budget: float, seed: int = 0, only: set[str] | None =
         "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path},
         "players": tables.n,
         "budget_seconds": budget,
-        "search": {"games": s.games, "seconds": round(s.seconds, 2), "seed": seed},
+        "search": {"games": s.games, "seconds": round(s.seconds, 2), "seed": seed,
+                   "stopped_by_wall_clock": s.cut_short},
         "findings": [f.to_json() for f in findings],
         "summary": {k: sum(1 for f in findings if f.verdict == k) for k in ("proved", "witnessed", "unknown")}
         | {"problems": sum(1 for f in findings if f.problem)},

@@ -168,11 +168,8 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
             one(lambda on_step, rec=rec: replay(tables, rec.log, on_step=on_step), rec)
     g = 0
     while not settled():
-        if max_games is not None:
-            if g >= max_games:
-                break
-        elif time.perf_counter() - start >= seconds:
-            break
+        if (max_games is not None and g >= max_games) or time.perf_counter() - start >= seconds:
+            break  # with a number of games, the seconds are only the wall-clock limit
         bots = bots_for(g, tables.n)
         if (seed + g, tuple(bots)) not in seen:
             one(lambda on_step, s=seed + g, b=bots: play_game(tables, s, b, on_step=on_step), None)

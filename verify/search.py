@@ -43,6 +43,9 @@ class SearchResult:
     longest: dict = attrs.field(factory=dict)
     # seeded games that stopped with a rule error: (seed, bots, the error)
     errors: list = attrs.field(factory=list)
+    # a work budget (games, evaluations) cut short by the wall-clock limit: verdicts may then
+    # depend on the machine's speed, and the output says so
+    cut_short: bool = False
 
 
 def bots_for(g: int, n: int) -> list[str]:
@@ -68,11 +71,16 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
     pushing the highest score up for the rest."""
     res = SearchResult()
     start = time.perf_counter()
-    more_games(tables, res, budget * 0.7, seed, progress, max_games, check_steps_games)
+    # with a number of games, `budget` is only the wall-clock limit that may cut the work short
+    more_games(tables, res, budget * 0.7 if max_games is None else budget, seed, progress, max_games,
+               check_steps_games)
     left = budget - (time.perf_counter() - start)
     examples = None if max_games is None else max_games // 4
     if (max_games is None and left > 0.5) or examples:
-        for rec in targeted(tables, seed, left if max_games is None else float("inf"), examples):
+        found = targeted(tables, seed, left, examples)
+        if examples and len(found) < 1 and left <= 0:
+            res.cut_short = True
+        for rec in found:
             _absorb(res, rec, tables)
             res.games += 1
     res.seconds = time.perf_counter() - start
@@ -88,7 +96,7 @@ def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
     engine's invariants checked at every step."""
     start = time.perf_counter()
     g = res.seeded
-    while (g < max_games) if max_games is not None else (time.perf_counter() - start < seconds):
+    while (max_games is None or g < max_games) and time.perf_counter() - start < seconds:
         on_step = None
         if g < check_steps_games:
             def on_step(st):
@@ -103,6 +111,8 @@ def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
         res.games += 1
         if progress:
             progress(res.games, time.perf_counter() - start)
+    if max_games is not None and g < max_games:
+        res.cut_short = True
     res.seeded = g
     res.seconds += time.perf_counter() - start
 

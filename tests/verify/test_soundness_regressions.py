@@ -445,3 +445,14 @@ rounds 1 {
 winner among p in players by vp(p) desc else shared
 """
     assert score_max(text) == 3
+
+
+def test_the_issue_reproducer_exits_1_when_witnessed_findings_fail_the_run(tmp_path):
+    """`--fail-on witnessed` makes the witnessed shortage fail the run (exit 1); by default only
+    problems and unknowns do, and a shortage the spec handles (`when short partial`) is neither."""
+    path = tmp_path / "stale.soan"
+    path.write_text(STALE_LOCAL, encoding="utf-8")
+    base = ["verify", str(path), "--players", "2", "--games", "20", "--witness-dir", str(tmp_path / "w"), "--json"]
+    assert main(base + ["--fail-on", "witnessed"]) == 1
+    assert main(base) == 0
+    assert main(base + ["--fail-on", "witnesed"]) == 2
