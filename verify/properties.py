@@ -149,8 +149,11 @@ class Verifier:
                 proofs.append(solver.never_exceeds(terms, supply))
             rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
             claim = f"token '{name}' (supply {supply}) never runs short"
-            w = next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
             proof = next((p for p in proofs if p.status != "proved"), proofs[0])
+            w = self._short_supply(name)
+            if w is None and proof.status != "proved":  # push games towards taking every token out
+                self._push(f"the supply of {name}", _supply_pressure(name))
+                w = self._short_supply(name)
             depends = [tok.short_ruling] if tok.when_short == "ruling" else []
             if proof.status == "proved":
                 out.append(Finding("supplies", name, "proved", claim,
@@ -198,6 +201,26 @@ class Verifier:
                                    f"it holds, or fits in what it holds from the start; not seen short in "
                                    f"{self.s.games} games"))
         return out
+
+    def _short_supply(self, name: str) -> Witness | None:
+        return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
+
+    def _push(self, what: str, value) -> None:
+        """A directed search: climb from the games seen towards a higher `value(record)`
+        (stopping at 1 in its first part), every game it plays observed like the others."""
+        starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
+                       for _, w in table.values()}.values())
+        if not starts:
+            return
+        if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit
+            seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), self.max_games * 2
+        else:
+            seconds, evals = self._time_left() / 2, None
+            if seconds < 0.2:
+                return
+        self.progress(f"pushing games towards {what}")
+        climb(self.t, value, starts, self.seed, seconds, evals, goal=1,
+              on_game=lambda rec: observe(self.s, rec, self.t))
 
     def _pile_never_short(self, name: str, sites: list) -> str | None:
         """Why no draw from the pile can find it short, or None.  Each draw must
@@ -744,6 +767,16 @@ def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:
     """Across the setup's branches: the largest maximum (or smallest minimum), proved only if every branch is."""
     bad = next((b for b in bounds if b.status != "proved"), None)
     return bad if bad is not None else solver.Bound("proved", pick(b.value for b in bounds))
+
+
+def _supply_pressure(token: str):
+    """A game's value when looking for a token shortage: 1 once the supply ran short, and
+    below that, steered by how few tokens were left in it at the end."""
+    def value(rec):
+        st = rec.state
+        short = any(k == "short_supply" and site[0] == token for k, site in st.first_marks)
+        return (int(short), -st.supply[token])
+    return value
 
 
 def _score_value(key: str, sign: int, n: int):

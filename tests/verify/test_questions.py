@@ -47,7 +47,7 @@ def spec():
     return api.compile_text(CHIPS, "chips.soan")
 
 
-def ask(spec, *questions: str, n: int = 2, games: int | None = 60, budget: float = 5.0, tmp: Path | None = None,
+def ask(spec, *questions: str, n: int = 2, games: int | None = 60, budget: float = 600.0, tmp: Path | None = None,
         records=()):
     """Findings for ad hoc questions on the Chips spec, by question text."""
     tables = api.tables(spec, n)

@@ -43,7 +43,7 @@ winner among p in players by vp(p) desc else shared
 
 def run(text: str, games: int = 40, n: int = 2):
     spec = api.compile_text(text, "t.soan")
-    result = verify(api.tables(spec, n), 5.0, 0, max_games=games)
+    result = verify(api.tables(spec, n), 600.0, 0, max_games=games)  # a work budget; the wall clock never cuts it here
     return {(f["property"], f["subject"]): f for f in result["findings"]}
 
 
@@ -328,7 +328,7 @@ def test_rules_at_the_same_line_and_column_of_two_files_are_kept_apart(tmp_path)
     draws = {n.source.name: n.span for n in __import__("soan.dsl", fromlist=["ir"]).ir.walk(spec)
              if type(n).__name__ == "Draw"}
     assert (draws["big"].line, draws["big"].col) == (draws["small"].line, draws["small"].col)
-    result = verify(api.tables(spec, 2), 5.0, 0, max_games=20)
+    result = verify(api.tables(spec, 2), 600.0, 0, max_games=20)
     f = {(x["property"], x["subject"]): x for x in result["findings"]}
     assert f[("supplies", "draws from small")]["verdict"] == "witnessed"
     assert f[("supplies", "draws from big")]["verdict"] != "witnessed"

@@ -42,7 +42,7 @@ winner among p in players by vp(p) desc else draw
 """
 
 
-def findings(text: str, budget: float = 3.0, max_games: int | None = 60, tmp: Path | None = None, n: int = 2):
+def findings(text: str, budget: float = 600.0, max_games: int | None = 60, tmp: Path | None = None, n: int = 2):
     spec = api.compile_text(text, "t.soan")
     result = verify(api.tables(spec, n), budget, 0, witness_dir=tmp, max_games=max_games)
     return {(f["property"], f["subject"]): f for f in result["findings"]}, result
@@ -78,7 +78,7 @@ def test_a_total_tie_break_is_proved_and_a_constant_one_falls_through():
 
 def test_the_known_maximum_score_is_proved_and_witnessed():
     """One d6 roll scored once: the proved range is 1..6 for P1's points and a real game reaches 6."""
-    f, _ = findings(spec_text(5), budget=5, max_games=200)
+    f, _ = findings(spec_text(5), max_games=200)
     item = f[("score", "item points")]
     assert item["verdict"] == "proved"
     assert item["bounds"]["proved"] == [1, 6] or item["bounds"]["proved"][1] == 6
@@ -278,3 +278,17 @@ def test_a_pile_is_proved_never_short_or_witnessed_short(n, rule, verdict):
     """Guards, a min with the count, and what fits in the pile from the start prove a pile; one card less is witnessed."""
     f, _ = findings(PILES.format(n=n, rule=rule))
     assert f[("supplies", "draws from deck")]["verdict"] == verdict
+
+
+def test_a_shortage_random_play_rarely_meets_is_witnessed_by_pushing_games_towards_it():
+    """Nineteen chips, ten takes of 0..2: only taking 2 every time runs the supply short (one random
+    game in 59,049); the directed search climbs there and witnesses it."""
+    text = """game "Greedy hands" players 2..2
+token chip supply 19 hold 0..20 when short partial
+score pts "points"
+rounds 10 { choose k from [0, 1, 2] by player(1) "takes" { give k chip to player(1) } }
+scoring { award 0 to player(1) for pts }
+winner among p in players by vp(p) desc else draw
+"""
+    f, _ = findings(text, max_games=40)
+    assert f[("supplies", "chip")]["verdict"] == "witnessed"
