@@ -102,6 +102,8 @@ class Bounds:
         self._guards: list[list] = []  # [test, still true] of the ifs being read, innermost last
         self._stack: list[tuple] = []  # (procedure or def, its arguments) being read: recursion
         self._procs = {p.name: p for p in self.spec.procedures}
+        self._scores: dict | None = None
+        self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         spec = self.spec
         self.round_bound: int | None = None
         if spec.rounds is not None:
@@ -126,6 +128,7 @@ class Bounds:
         self.env = {}
         self.block(spec.scoring, 1)
         self.env = {}
+        self._scores_ready = True
 
     # ---- firings
 
@@ -339,6 +342,38 @@ class Bounds:
                     self.sites.append(Site(n, None))
                 if isinstance(n, ir.Do):
                     todo.append(n.proc)
+
+    # ---- scores
+
+    def score_bounds(self) -> dict:
+        """Each score item's range for one player, and the total's ("total"), as
+        (lowest, highest) solver Bounds: every award firing as often as it can
+        for one player, within the item's declared range.  They hold at every
+        moment of a game, not only at its end (any firings from none up count)."""
+        if self._scores is None:
+            from . import solver
+
+            out = {}
+            for item in self.spec.scores:
+                terms = []
+                for site in self.sites:
+                    if isinstance(site.node, ir.Award) and site.node.item == item.name:
+                        iv = self.value_at(site, site.node.amount) or (None, None)
+                        terms.append((f"line {site.node.span.line}", *iv, site.per_player))
+                cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
+                out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
+                                  solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+            if all(lo.status == hi.status == "proved" for lo, hi in out.values()):
+                terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in out.items()]
+                out["total"] = (solver.min_total(terms), solver.max_total(terms))
+            else:
+                out["total"] = (solver.Bound("unknown", None, "an item has no proved bound"),) * 2
+            self._scores = out
+        return self._scores
+
+    def _score_interval(self, key: str) -> Interval:
+        lo, hi = self.score_bounds().get(key, (None, None))
+        return (lo.value, hi.value) if lo is not None and lo.status == hi.status == "proved" else None
 
     # ---- what expressions are known to be
 
@@ -652,6 +687,10 @@ class Bounds:
                 return self.env.get(name, TOP).iv
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self.interval, None)
+            case ir.Call(func="vp", args=(_,)) if self._scores_ready:
+                return self._score_interval("total")
+            case ir.Call(func="vp", args=(_, ir.Symbol(name=item))) if self._scores_ready:
+                return self._score_interval(item)
         return None
 
 

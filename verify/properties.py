@@ -377,13 +377,7 @@ class Verifier:
             los = [pb[k][0] for pb in per_branch]
             his = [pb[k][1] for pb in per_branch]
             item_bounds[name] = (_worst(los, min), _worst(his, max))
-        totals = []
-        for pb in per_branch:
-            if all(lo.status == hi.status == "proved" for lo, hi in pb):
-                terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in zip(items, pb)]
-                totals.append((solver.min_total(terms), solver.max_total(terms)))
-            else:
-                totals.append((solver.Bound("unknown", None, "an item has no proved bound"),) * 2)
+        totals = [b.score_bounds()["total"] for b in self.bs]
         tot_lo, tot_hi = _worst([t[0] for t in totals], min), _worst([t[1] for t in totals], max)
         self._close_gaps(tot_lo, tot_hi, item_bounds)
         out = [self._range_finding("total", tot_lo, tot_hi, self.s.worst.get("total"), self.s.best.get("total"),
@@ -395,20 +389,7 @@ class Verifier:
         return out
 
     def _item_bounds(self, b: Bounds) -> list[tuple[solver.Bound, solver.Bound]]:
-        out = []
-        for item in self.spec.scores:
-            terms = []
-            for site in self._sites(ir.Award, b):
-                if site.node.item != item.name:
-                    continue
-                iv = b.value_at(site, site.node.amount) or (None, None)
-                # one player's score: how often the award can fire for the same player
-                terms.append((f"line {site.node.span.line}", *iv, site.per_player))
-            cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
-            hi = solver.max_total(terms, cap) if terms else solver.Bound("proved", 0)
-            lo = solver.min_total(terms, cap) if terms else solver.Bound("proved", 0)
-            out.append((lo, hi))
-        return out
+        return [b.score_bounds()[item.name] for item in self.spec.scores]
 
     def _close_gaps(self, tot_lo, tot_hi, item_bounds) -> None:
         """Where the best game seen falls short of a proved bound, climb

@@ -502,7 +502,12 @@ class Abstraction:
             d = doms.get(item)
             # every item starts at 0, even one whose domain leaves 0 out; awards keep it in the domain after
             lo, hi = (min(d.lo, 0), max(d.hi, 0)) if isinstance(d, ir.IntDomain) else (None, None)
+            lo, hi = _meet((lo, hi), self.b.interval(ir.Call("vp", (args[0], args[1]))))
             return ("int", self._var("ivar", ("vp", i, item), lo, hi))
+        # the score range soan verify proves holds at every moment of every game
+        proved = self.b.interval(ir.Call("vp", (args[0],)))
+        if proved is not None:
+            return ("int", self._var("ivar", ("vp", i, "total"), *proved))
         # a running total must stay in its item's domain, so a player's total lies in their sum
         items = [self._vp((args[0], ir.Symbol(s)), env)[1] for s in self.t.scores]
         return ("int", _fold("add", items, ("int", 0)))
@@ -594,7 +599,7 @@ def prove(tables: Tables, q: ir.Question, bounds: Bounds | None = None) -> Proof
     """Try to answer a question for every game under the declared-domains
     abstraction: `can E` proved impossible when no values make E true;
     `always E` and invariants proved when none make it false."""
-    a = Abstraction(tables, bounds or Bounds(tables))
+    a = Abstraction(tables, bounds or bounds_of(tables))
     formula = a.truth(q.expr, {})
     facts = a.facts()
     goal = formula if q.kind == "can" else ("not", formula)
@@ -647,6 +652,22 @@ def _where(q: ir.Question) -> str:
     return "at the end of a game" if q.at_end else "in a state of a game"
 
 
+def _meet(a: tuple, b: tuple | None) -> tuple:
+    """The tighter of two ranges (None on a side: no bound there)."""
+    if b is None:
+        return a
+    lo = b[0] if a[0] is None else a[0] if b[0] is None else max(a[0], b[0])
+    hi = b[1] if a[1] is None else a[1] if b[1] is None else min(a[1], b[1])
+    return (lo, hi)
+
+
+def bounds_of(tables: Tables) -> "Joined":
+    """The same abstraction `soan verify` reads: one Bounds per outcome of the setup's opening picks."""
+    from .flow import setup_branches
+
+    return Joined([Bounds(tables, loc) for _, loc in setup_branches(tables)])
+
+
 def check_questions(tables: Tables, questions: Iterable[ir.Question], records: Iterable[GameRecord] = (),
                     budget_left: float = 10.0, *, seed: int = 0, max_games: int | None = None,
                     witness_dir: Path | None = None, bounds: "Bounds | Joined | None" = None,
@@ -659,7 +680,7 @@ def check_questions(tables: Tables, questions: Iterable[ir.Question], records: I
     replayed before they are reported and written to `witness_dir`."""
     questions = list(questions)
     say = progress or (lambda msg: None)
-    bounds = bounds or Bounds(tables)
+    bounds = bounds or bounds_of(tables)
     proofs = {}
     for q in questions:
         say(f"proving question {q.name}")

@@ -211,3 +211,21 @@ def test_the_abstraction_never_proves_what_a_game_contradicts(e, at_end):
         assert prove(tables, can).status != "proved", e
     if w.observations["always"].hit is not None:
         assert prove(tables, always).status != "proved", e
+
+
+def test_prove_reads_the_score_range_verify_proves(tmp_path):
+    """A question about a player's score is settled by the same proved score range `soan verify` prints:
+    one engine for both."""
+    from soan.verify.bounds import Bounds
+
+    text = """game "Range" players 2..2
+score pts "Points" 0..99
+rounds 3 { choose k from 0..2 by player(1) "takes" { award k to player(1) for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+    s = api.compile_text(text, "r.soan")
+    assert Bounds(api.tables(s, 2)).score_bounds()["total"][1].value == 6
+    f = ask(s, "can any(vp(p) > 6 for p in players)", games=0)
+    g = ask(s, "always all(vp(p, pts) <= 6 for p in players)", games=0)
+    assert f["can any(vp(p) > 6 for p in players)"].verdict == "proved"
+    assert g["always all(vp(p, pts) <= 6 for p in players)"].verdict == "proved"
