@@ -118,7 +118,7 @@ class RuleCompiler:
         self.end_ops = (_begin_ending,)  # set before the scoring block compiles: `end game` may sit inside it
         scoring = self.block(spec.scoring) if spec.scoring else ()
         self.end_ops = (_begin_ending,) + scoring + self.winner_ops
-        setup = self.block(spec.setup) if spec.setup else ()
+        setup = self.setup_ops = self.block(spec.setup) if spec.setup else ()
         self.main_ops = setup + (self.rounds_op(spec.rounds),) + self.end_ops
 
     def def_fn(self, name):

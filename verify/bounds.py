@@ -353,6 +353,8 @@ class Bounds:
         if self._scores is None:
             from . import solver
 
+            # an award's amount that reads a score is not bounded by the scores being worked out
+            ready, self._scores_ready = self._scores_ready, False
             out = {}
             for item in self.spec.scores:
                 terms = []
@@ -368,7 +370,7 @@ class Bounds:
                 out["total"] = (solver.min_total(terms), solver.max_total(terms))
             else:
                 out["total"] = (solver.Bound("unknown", None, "an item has no proved bound"),) * 2
-            self._scores = out
+            self._scores, self._scores_ready = out, ready
         return self._scores
 
     def _score_interval(self, key: str) -> Interval:

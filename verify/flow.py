@@ -316,12 +316,15 @@ def _union(parts) -> set[str] | None:
 
 def setup_branches(tables: Tables, limit: int = 64) -> list[tuple[str, list[int]]]:
     """The card placements after the setup's opening random picks, one per
-    outcome: the game is run up to its first decision, roll or shuffle, and
-    every pick on the way is enumerated (up to `limit` branches; past that,
-    or with no picks, the single starting placement stands for them all)."""
-    from soan.interpreter.state import Chance, State
+    outcome: the setup (only the setup) is run up to its first decision, roll
+    or shuffle, or its end, and every pick on the way is enumerated (up to
+    `limit` branches; past that, or with no picks, the single starting
+    placement stands for them all)."""
+    from soan.interpreter.state import Chance, Frame, State
 
-    start = State(tables).start()
+    start = State(tables)
+    start.frames = [Frame(tables.rules.setup_ops, {})]
+    start.run()
     frontier = [("", start)]
     done: list[tuple[str, list[int]]] = []
     while frontier:

@@ -456,3 +456,40 @@ def test_the_issue_reproducer_exits_1_when_witnessed_findings_fail_the_run(tmp_p
     assert main(base + ["--fail-on", "witnessed"]) == 1
     assert main(base) == 0
     assert main(base + ["--fail-on", "witnesed"]) == 2
+
+
+@pytest.mark.parametrize("where, rules", [
+    ("a pick in the rounds, nothing to decide after it",
+     "rounds 1 {\n  pick random k from [0, 1] { for c in deck { award c.val to player(1) for pts } }\n  move deck to box\n}"),
+    ("a pick in the setup, the deck emptied at the end",
+     "setup { pick random c from deck { move c to box } }\n"
+     "rounds 1 { for c in deck { award c.val to player(1) for pts } }\nscoring { move deck to box }"),
+])
+def test_setup_branches_are_read_where_the_setup_stops_not_at_the_games_end(where, rules):
+    """Only the setup's own picks branch, and cards are placed where the setup leaves them:
+    a loop over the deck later on still sees its cards (found by the soundness hunter)."""
+    text = f"""game "Picks" players 2..2
+score pts "Points"
+component card "Card" {{ val: 0..3 }}
+cards card in deck {{ 1 x val = 1  1 x val = 2 }}
+zone deck: shared public stack
+{rules}
+winner among p in players by p.seat asc else stable
+"""
+    assert score_max(text) >= 2, where
+
+
+def test_an_award_that_reads_a_score_is_bounded_without_reading_itself():
+    """`award 0 - min(count(pile), max(vp(p), 0))` reads the score it changes: the bound is worked
+    out without looping on itself, and stays sound."""
+    text = """game "Penalty" players 2..2
+score pts "Points" -9..9
+component card "Card" { val: 0..3 }
+cards card in pile { 2 x val = 1 }
+zone pile: shared public stack
+rounds 2 { choose k from [0, 2] by player(1) "takes" { award k to player(1) for pts } }
+scoring { for p in players { award 0 - min(count(pile), max(vp(p), 0)) to p for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+    f = run(text)[("score", "total")]
+    assert f["bounds"]["witnessed"][1] <= (f["bounds"]["proved"][1] if f["verdict"] == "proved" else 99)
