@@ -54,6 +54,12 @@ _SHAPE_PATTERNS = {
     "choose_from_list": r"choose \w+ from \[",
     "two_tokens": r"^token gem ",
     "draw": r"^\s*draw 1 from deck",
+    "setup_pick": r"^  pick random",
+    "setup_pick_sets_deck_size": r"^  pick random k from \[\d, 0\] \{ draw k",
+    "loop_over_cards": r"^\s*for \w+ in (deck|[\w()]+\.hand) ",
+    "choose_card": r"choose \w+ from deck ",
+    "break": r"\{ break \}",
+    "end_game": r"\{ end game \}",
 }
 SHAPES = list(_SHAPE_PATTERNS)
 
@@ -68,9 +74,15 @@ PLAYERS = ("p", "q")
 LEAF_BUDGET = 4000  # the generator's own estimate of games; all_games is the real judge
 
 
+# What `small_specs(avoid=...)` can leave out, to hunt for causes other than the known ones.
+AVOIDABLE = ("set_local", "reuse", "negative", "cap_0", "player_twice", "builtin_field", "ruling_capacity")
+
+
 class _Gen:
-    def __init__(self, draw):
+    def __init__(self, draw, avoid=frozenset()):
         self.draw = draw
+        self.avoid = frozenset(avoid)
+        self.fresh = 0
         self.leaves = 1
         self.out: list[str] = []
         self.has_deck = True
@@ -88,6 +100,13 @@ class _Gen:
 
     def i(self, lo, hi) -> int:
         return self.draw(st.integers(lo, hi))
+
+    def name(self, pool) -> str:
+        """A name for a new binding: from the shared pool (names reused on purpose), or fresh."""
+        if "reuse" in self.avoid:
+            self.fresh += 1
+            return f"v{self.fresh}"
+        return self.pick(pool)
 
     # ---- expressions (scope: name -> 'num' | 'player')
 
@@ -108,6 +127,8 @@ class _Gen:
         p = self.player(scope, simple=True)
         if r <= 5:
             return p
+        if r in (6, 7) and "player_twice" in self.avoid:
+            return "[player(1), player(2)]"
         if r == 6:
             return f"[{p}, {p}]"
         if r == 7:
@@ -180,21 +201,25 @@ class _Gen:
 
     def stmt(self, ind, scope, mult, depth, choices_ok):
         kinds = ["let", "set", "set", "award", "give", "if", "for_players", "for_nums", "repeat", "while",
-                 "choose", "choose", "options", "proc", "setv", "rank", "pick", "draw", "return"]
+                 "choose", "choose", "options", "proc", "setv", "rank", "pick", "draw", "return", "cards", "take",
+                 "end"]
         if depth >= 2:
             kinds = ["let", "set", "award", "give", "proc", "setv", "draw"]
+        if "set_local" in self.avoid:
+            kinds = [k for k in kinds if k != "set"]
         kind = self.pick(kinds)
         nums = self.nums(scope)
         if kind == "let":
-            name = self.pick(NUMS)
+            name = self.name(NUMS)
             shadow = name in scope and scope[name] == "num" and depth > 0
             self.emit(ind, f"let {name} = {self.num(scope)}" + ("  #shadow" if shadow else ""))
             scope[name] = "num"
         elif kind == "set":
             if not nums:
-                self.emit(ind, f"let acc = {self.i(0, 2)}")
-                scope["acc"] = "num"
-                nums = ["acc"]
+                name = self.name(["acc"])
+                self.emit(ind, f"let {name} = {self.i(0, 2)}")
+                scope[name] = "num"
+                nums = [name]
             name = self.pick(nums)
             op = self.pick(["=", "+=", "+=", "-="])
             self.emit(ind, f"set {name} {op} {self.num(scope)}")
@@ -220,6 +245,33 @@ class _Gen:
                 self.emit(ind, "}")
             else:
                 self.emit(ind, f"award 1 to {self.player(scope)} for pts")
+        elif kind == "cards":
+            # a loop over cards: its count depends on where cards can be
+            who = self.player(scope, True)
+            zone, size = self.pick([(f"{who}.hand", self.ncards), ("deck", self.ncards)])
+            var = self.name(["c", "n"]) if "reuse" not in self.avoid else self.name(())
+            self.emit(ind, f"for {var} in {zone} {{")
+            self.emit(ind + 1, f"award {var}.val to {who} for {self.pick(self.items)}")
+            if self.can_branch(2, None if mult is None else mult * size, choices_ok and self.chance(50)):
+                self.emit(ind + 1, f'choose by {who} "keeps or scores" {{')
+                self.emit(ind + 2, "option keep { say \"kept\" }")
+                self.emit(ind + 2, f"option score {{ award 1 to {who} for pts }}")
+                self.emit(ind + 1, "}")
+            if self.chance(40):
+                self.emit(ind + 1, f"if {var}.val >= {self.i(1, 3)} {{ break }}")
+            self.emit(ind, "}")
+        elif kind == "take":
+            who = self.player(scope, True)
+            if not self.can_branch(min(self.ncards, 3), mult, choices_ok):
+                self.emit(ind, f"award 1 to {who} for pts")
+                return
+            var = self.name(["c", "k"]) if "reuse" not in self.avoid else self.name(())
+            self.emit(ind, f'choose {var} from deck by {who} "takes a card" {{')
+            self.emit(ind + 1, f"if count({who}.hand) < limit {{ move {var} to {who}.hand }}")
+            self.emit(ind + 1, f"award {var}.val to {who} for {self.pick(self.items)}")
+            self.emit(ind, "}")
+        elif kind == "end":
+            self.emit(ind, f"if {self.cond(scope)} {{ end game }}")
         elif kind == "if":
             self.emit(ind, f"if {self.cond(scope)} {{")
             self.block(ind + 1, scope, mult, depth + 1, choices_ok)
@@ -231,10 +283,12 @@ class _Gen:
                 self.emit(ind, f"give {self.nonneg_of(self.pick(nums))} {self.pick(self.tokens)} to "
                                f"{self.player(scope)}")
         elif kind == "for_players":
-            var = self.pick(PLAYERS + ("n",))
+            var = self.name(PLAYERS + ("n",))
             reuse = var in scope and scope[var] == "num"
             coll = self.pick(["players", "players", f"[{self.player(scope, True)}, {self.player(scope, True)}]",
                               f"players from {self.player(scope, True)}"])
+            if "player_twice" in self.avoid and coll.startswith("["):
+                coll = "[player(2), player(1)]"
             self.emit(ind, f"for {var} in {coll} {{" + ("  #reuse-loop" if reuse else ""))
             inner = dict(scope)
             inner[var] = "player"
@@ -243,7 +297,7 @@ class _Gen:
             if reuse and self.chance(60):
                 self.emit(ind, f"give {self.nonneg_of(var)} {self.pick(self.tokens)} to {self.player(scope)}")
         elif kind == "for_nums":
-            var = self.pick(NUMS)
+            var = self.name(NUMS)
             reuse = var in scope
             coll, size = self.pick([("1..2", 2), ("[0, 1]", 2), ("0..2", 3), ("[2]", 1)])
             self.emit(ind, f"for {var} in {coll} {{" + ("  #reuse-loop" if reuse else ""))
@@ -257,19 +311,22 @@ class _Gen:
             count, times = self.pick([("0", 0), ("0 - 2", 0), ("-1", 0), ("1", 1), ("2", 2), ("LOCAL", None)])
             if count == "LOCAL":
                 count = self.pick(nums) if nums else "0 - 1"
+            if "negative" in self.avoid and count not in ("0", "1", "2"):
+                count = f"max(0, {count})"
             self.emit(ind, f"repeat {count} times {{")
             self.block(ind + 1, scope, None if mult is None or times is None else mult * max(times, 1), depth + 1,
                        choices_ok and times is not None)
             self.emit(ind, "}")
         elif kind == "while":
-            if self.chance(40):
+            if self.chance(40) or "set_local" in self.avoid:
                 cap = self.i(1, 2)
                 self.emit(ind, f"while true max {cap} {{")
             else:
                 if not nums:
-                    self.emit(ind, "let acc = 0")
-                    scope["acc"] = "num"
-                    nums = ["acc"]
+                    name = self.name(["acc"])
+                    self.emit(ind, f"let {name} = 0")
+                    scope[name] = "num"
+                    nums = [name]
                 v = self.pick(nums)
                 cap = self.i(1, 3)
                 self.emit(ind, f"while {v} < {self.i(0, 4)} max {cap} {{")
@@ -290,7 +347,7 @@ class _Gen:
                     self.emit(ind + 1, "}")
                 self.emit(ind, "}")
                 return
-            var = self.pick(NUMS)
+            var = self.name(NUMS)
             reuse = var in scope
             src = {2: ["[0, 1]", "0..1", "[1, 3]", "[0 - 1, 2]"], 3: ["0..2", "[0, 1, 2]", "1..3"]}[ways]
             tag = "  #reuse-choice" if reuse else ""
@@ -312,6 +369,8 @@ class _Gen:
                 self.emit(ind, f"do gain({self.player(scope)}, {self.nonneg(scope)}){tag}")
             elif r <= 8:
                 self.emit(ind, f"do down({self.player(scope)}, {self.pick(['0', '1', '2', '0 - 1'])})")
+            elif "reuse" in self.avoid:
+                self.emit(ind, f"award plus({self.num(scope)}) to {self.player(scope)} for pts")
             else:
                 # a def whose parameter is called like a local of this block
                 if "acc" not in scope:
@@ -319,7 +378,7 @@ class _Gen:
                     scope["acc"] = "num"
                 self.emit(ind, f"award plus({self.num(scope)}) to {self.player(scope)} for pts  #def-param")
         elif kind == "rank":
-            name = self.pick(["w", "ws"])
+            name = self.name(["w", "ws"])
             key1 = self.pick(["q.v desc", "vp(q) desc", f"q.{self.pick(self.tokens)} asc", "q.seat asc",
                               "distance(player(1), q) asc"])
             keys = key1 if self.chance(40) else f"{key1}, {self.pick(['vp(q) asc', 'q.seat desc', 'q.v asc'])}"
@@ -333,17 +392,20 @@ class _Gen:
             if self.has_deck and self.chance(40):
                 field = self.pick(self.card_keys)
                 fb = self.pick(["shared", "none", "stable"])
-                self.emit(ind, f"let top = best c in deck by c.{field} desc else {fb}")
-                self.emit(ind, f"award count(top) to {self.player(scope)} for pts")
+                top = self.name(["top"])
+                self.emit(ind, f"let {top} = best c in deck by c.{field} desc else {fb}")
+                self.emit(ind, f"award count({top}) to {self.player(scope)} for pts")
 
     def nonneg_of(self, name) -> str:
         return f"max(0, {name})"
 
 
 @st.composite
-def small_specs(draw) -> str:
-    """Spec text of a tiny 2-player game (see the module's docstring)."""
-    g = _Gen(draw)
+def small_specs(draw, avoid=frozenset()) -> str:
+    """Spec text of a tiny 2-player game (see the module's docstring).  `avoid`
+    (names from AVOIDABLE) leaves shapes out: a hunt for other causes than those."""
+    assert set(avoid) <= set(AVOIDABLE), set(avoid) - set(AVOIDABLE)
+    g = _Gen(draw, avoid)
     L = []
     L.append('game "Generated" players 2..2')
     supply = g.i(1, 4)
@@ -359,14 +421,14 @@ def small_specs(draw) -> str:
     L.append(f'ruling amt: 0..3 = {g.i(0, 3)} "How many points is a bonus worth?"')
     # the deck: 2-4 cards, fields possibly named like built-ins
     g.has_deck = True
-    builtin = g.pick([None, "seat", "round"])
+    builtin = None if "builtin_field" in avoid else g.pick([None, "seat", "round"])
     g.card_keys = ["val"] + ([builtin] if builtin else [])
     L.append('component card "Card" {')
     L.append("  val: 0..3")
     if builtin:
         L.append(f"  {builtin}: 1..3")
     L.append("}")
-    ncards = g.i(2, 4)
+    ncards = g.ncards = g.i(2, 4)
     rows = []
     for _ in range(ncards):
         row = f"1 x val = {g.i(0, 3)}"
@@ -375,7 +437,7 @@ def small_specs(draw) -> str:
         rows.append(row)
     L.append("cards card in deck { " + "  ".join(rows) + " }")
     L.append("zone deck: shared public stack")
-    if g.chance(35):
+    if g.chance(35) and "ruling_capacity" not in avoid:
         L.append(f'ruling limit: 1..3 = {g.i(1, 2)} "How many cards may a hand hold?"')
         L.append("zone hand: per_player public unordered capacity limit")
     else:
@@ -406,6 +468,16 @@ def small_specs(draw) -> str:
         g.leaves *= 6 if ncards == 3 else 2
     if g.chance(40):
         setup.append("  for p in players { draw 1 from deck to p.hand }")
+    r = g.i(0, 9)
+    if r < 2:  # a random card leaves the game: the rest of the game depends on which
+        setup.append("  pick random c from deck { move c to box }")
+        g.leaves *= ncards
+    elif r < 4:
+        setup.append(f"  pick random q from players {{ set q.v = {g.i(1, 3)} }}")
+        g.leaves *= 2
+    elif r < 6:  # how many cards stay in the deck is left to chance
+        setup.append(f"  pick random k from [{g.i(1, ncards)}, 0] {{ draw k from deck to box }}")
+        g.leaves *= 2
     if setup:
         L.append("setup {")
         L.extend(setup)
@@ -416,11 +488,11 @@ def small_specs(draw) -> str:
     if r <= 5:
         rounds = g.i(1, 3)
         L.append(f"rounds {rounds} {{")
-    elif r == 6:
+    elif r == 6 and "negative" not in avoid:
         rounds = 0
         L.append(f"rounds 0 - {g.i(1, 2)} {{")
     else:
-        rounds = g.i(0, 2)
+        rounds = g.i(1 if "cap_0" in avoid else 0, 2)
         cond = g.pick(["supply(coin) == 0", "round >= 2", "any(q in players where vp(q) > 2)",
                        "count(deck) == 0", "false"])
         L.append(f"rounds until {cond} cap {rounds} {{")
@@ -428,11 +500,13 @@ def small_specs(draw) -> str:
     g.out = []
     scope = {}
     if g.chance(60):
-        g.emit(1, f"let acc = {g.i(0, 1)}")
-        scope["acc"] = "num"
+        name = g.name(["acc"])
+        g.emit(1, f"let {name} = {g.i(0, 1)}")
+        scope[name] = "num"
     if g.chance(40):
-        g.emit(1, f"let n = {g.i(0, 2)}")
-        scope["n"] = "num"
+        name = g.name(["n"])
+        g.emit(1, f"let {name} = {g.i(0, 2)}")
+        scope[name] = "num"
     g.block(1, scope, max(rounds, 1), 0, True, 1, 4)
     body_scope = dict(scope)
     nums = g.nums(body_scope)
