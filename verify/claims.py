@@ -14,7 +14,9 @@ A claim is contradicted by a game when:
 - tiebreak_total: the ranking at that site left a tie to its fallback;
 - ends_within: the game played more rounds, or took more decisions, than the
   bound (games stopped by an error count with what they did up to the error);
-- ruling_moot: the game read the ruling verify calls moot.
+- ruling_moot: the game read the ruling verify calls moot;
+- holding_in_domain: a player ends the game holding a number of the token
+  outside its declared `hold` (checked at the end of each game only).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from soan.dsl import ir
 from soan.interpreter.runtime import Tables
 
 KINDS = ("score_max", "score_min", "supply_never_short", "pile_never_short", "tiebreak_total", "ends_within",
-         "ruling_moot")
+         "ruling_moot", "holding_in_domain")
 
 
 @attrs.frozen
@@ -41,7 +43,7 @@ def proved_claims(tables: Tables) -> list[Claim]:
     from .properties import Verifier
 
     v = Verifier(tables, budget=0.0, seed=0, max_games=0)
-    findings, _ = v.run({"supplies", "score", "tiebreaks", "termination", "rulings"})
+    findings, _ = v.run({"supplies", "score", "tiebreaks", "termination", "rulings", "conservation"})
     out: list[Claim] = []
     rankings = _ranking_sites(v)
     tiebreaks = [f for f in findings if f.property == "tiebreaks"]
@@ -71,6 +73,10 @@ def proved_claims(tables: Tables) -> list[Claim]:
             out.append(Claim("ends_within", "game", value, f.claim))
         elif f.property == "rulings":
             out.append(Claim("ruling_moot", f.subject, None, f.claim))
+        elif f.property == "conservation" and f.subject == "supplies":  # "... no holding leaves its domain"
+            for tok in tables.spec.tokens:
+                if isinstance(tok.hold, ir.IntDomain):
+                    out.append(Claim("holding_in_domain", tok.name, (tok.hold.lo, tok.hold.hi), f.claim))
     return out
 
 
@@ -112,6 +118,12 @@ def _breaks(c: Claim, g) -> str | None:
             return f"the game played {g.rounds} rounds"
         if g.decisions > decisions:
             return f"the game took {g.decisions} decisions"
+        return None
+    if c.kind == "holding_in_domain":
+        lo, hi = c.value
+        for i, x in enumerate(g.holdings.get(c.subject, ())):
+            if not lo <= x <= hi:
+                return f"P{i + 1} ends holding {x} {c.subject}, outside {lo}..{hi}"
         return None
     if c.kind == "ruling_moot":
         return f"the game read ruling {c.subject}" if c.subject in g.rulings else None

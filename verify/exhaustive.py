@@ -37,6 +37,7 @@ class GameFacts:
     rulings: frozenset  # open rulings the game read
     error: str | None  # 'line:col: message' when the game stopped with a rule error
     course: tuple[str, ...]  # every decision and chance outcome, in order
+    holdings: dict = attrs.field(factory=dict)  # token -> what each player holds at the end
 
     @property
     def completed(self) -> bool:
@@ -132,5 +133,6 @@ def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRunti
     err = None
     if error is not None:
         err = f"{error.span.line}:{error.span.col}: {error.message}"
+    holdings = {tok: tuple(st.pv[tok]) for tok in t.tokens}
     return GameFacts(scores, items, winners, draw, reason, frozenset(st.marks), decisions, rounds,
-                     frozenset(st.consulted), err, course)
+                     frozenset(st.consulted), err, course, holdings)

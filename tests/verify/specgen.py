@@ -53,6 +53,8 @@ _SHAPE_PATTERNS = {
     "choose_from_range": r"choose \w+ from \d\.\.\d",
     "choose_from_list": r"choose \w+ from \[",
     "two_tokens": r"^token gem ",
+    "hold_above_zero": r"hold 1\.\.",
+    "return": r"^\s*return \d",
     "draw": r"^\s*draw 1 from deck",
     "setup_pick": r"^  pick random",
     "setup_pick_sets_deck_size": r"^  pick random k from \[\d, 0\] \{ draw k",
@@ -76,7 +78,7 @@ LEAF_BUDGET = 4000  # the generator's own estimate of games; all_games is the re
 
 # What `small_specs(avoid=...)` can leave out, to hunt for causes other than the known ones.
 AVOIDABLE = ("set_local", "reuse", "negative", "cap_0", "player_twice", "builtin_field", "ruling_capacity",
-             "pick")
+             "pick", "hold_above_zero")
 
 
 class _Gen:
@@ -415,7 +417,8 @@ def small_specs(draw, avoid=frozenset()) -> str:
     L.append(f"token coin supply {supply} hold 0..40 when short partial")
     if g.chance(30):
         g.tokens.append("gem")
-        L.append(f"token gem supply {g.i(0, 3)} hold 0..40 when short partial")
+        # a hold that leaves out 0 (then given out in the setup, and maybe returned)
+        L.append(f"token gem supply {g.i(0, 3)} hold {g.pick(['0', '0', '0', '0' if 'hold_above_zero' in avoid else '1'])}..40 when short partial")
     L.append('score pts "Points"')
     if g.chance(40):
         g.items.append("bonus")
@@ -481,6 +484,8 @@ def small_specs(draw, avoid=frozenset()) -> str:
     elif r < 6:  # how many cards stay in the deck is left to chance
         setup.append(f"  pick random k from [{g.i(1, ncards)}, 0] {{ draw k from deck to box }}")
         g.leaves *= 2
+    if "gem" in g.tokens and "hold 1..40" in "\n".join(L):
+        setup.append("  for p in players { give 1 gem to p }")
     if setup:
         L.append("setup {")
         L.extend(setup)
