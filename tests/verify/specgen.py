@@ -38,6 +38,7 @@ _SHAPE_PATTERNS = {
     "while": r"^\s*while ",
     "player_twice": r"\[(\w+(\([^\]]*?\))?), \1\]",
     "builtin_field_name": r"^\s*(seat|round): \d",
+    "builtin_field_read": r"c\.(seat|round)\b",
     "ruling_capacity": r"capacity limit",
     "recursive_procedure": r"do down\((?!p, k - 1\))",
     "self_only_procedure": r"procedure forever",
@@ -167,7 +168,10 @@ class _Gen:
             return f"{self.num(scope, depth + 1)} + {self.num(scope, depth + 1)}"
         if r == 18:
             return f"{self.num(scope, depth + 1)} - {self.num(scope, depth + 1)}"
-        return f"sum(c.val for c in {self.player(scope, True)}.hand)" if self.has_deck else "1"
+        if not self.has_deck:
+            return "1"
+        where = self.pick([f"{self.player(scope, True)}.hand", "deck"])
+        return f"sum(c.{self.pick(self.card_keys)} for c in {where})"
 
     def nonneg(self, scope) -> str:
         e = self.num(scope)
