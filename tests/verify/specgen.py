@@ -27,6 +27,7 @@ _SHAPE_PATTERNS = {
     "accumulator": r"^\s*set acc \+= ",
     "let_in_if_shadows": r"#shadow",
     "loop_var_reuses_let": r"#reuse-loop",
+    "let_rebinds_player": r"#rebind-player",
     "choice_var_reuses_let": r"#reuse-choice",
     "def_param_like_caller_local": r"#def-param",
     "proc_param_like_caller_local": r"#proc-param",
@@ -218,7 +219,12 @@ class _Gen:
             kinds = [k for k in kinds if k != "pick"]
         kind = self.pick(kinds)
         nums = self.nums(scope)
-        if kind == "let":
+        if kind == "let" and self.chance(25):  # a player-valued local, maybe rebinding a loop's player
+            name = self.name(PLAYERS)
+            rebinds = scope.get(name) == "player"
+            self.emit(ind, f"let {name} = {self.player(scope)}" + ("  #rebind-player" if rebinds else ""))
+            scope[name] = "player"
+        elif kind == "let":
             name = self.name(NUMS)
             shadow = name in scope and scope[name] == "num" and depth > 0
             self.emit(ind, f"let {name} = {self.num(scope)}" + ("  #shadow" if shadow else ""))
@@ -422,7 +428,9 @@ def small_specs(draw, avoid=frozenset()) -> str:
     if g.chance(30):
         g.tokens.append("gem")
         # a hold that leaves out 0 (then given out in the setup, and maybe returned)
-        L.append(f"token gem supply {g.i(0, 3)} hold {g.pick(['0', '0', '0', '0' if 'hold_above_zero' in avoid else '1'])}..40 when short partial")
+        low = g.pick(["0", "0", "0", "0" if "hold_above_zero" in avoid else "1"])
+        # with a hold from 1, enough for the setup to give each player one (else the setup stops with an error)
+        L.append(f"token gem supply {g.i(0 if low == '0' else 2, 3)} hold {low}..40 when short partial")
     L.append('score pts "Points"')
     if g.chance(40):
         g.items.append("bonus")
