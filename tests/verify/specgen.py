@@ -43,6 +43,9 @@ _SHAPE_PATTERNS = {
     "ruling_capacity": r"capacity limit",
     "recursive_procedure": r"do down\((?!p, k - 1\))",
     "self_only_procedure": r"procedure forever",
+    "recursion_passes_card": r"^\s*do put\(",
+    "card_local": r"^\s*let \w+ = first\((deck|pool)\)",
+    "set_card_local": r"^\s*set \w+ = first\(",
     "award_via_procedure": r"do gain\(",  # gain gives and awards
     "award_via_def": r"award (twice|plus)\(",
     "ranking_best": r"best \w+ in ",
@@ -80,7 +83,7 @@ LEAF_BUDGET = 4000  # the generator's own estimate of games; all_games is the re
 
 # What `small_specs(avoid=...)` can leave out, to hunt for causes other than the known ones.
 AVOIDABLE = ("set_local", "reuse", "negative", "cap_0", "player_twice", "builtin_field", "ruling_capacity",
-             "pick", "hold_above_zero")
+             "pick", "hold_above_zero", "recursion")
 
 
 class _Gen:
@@ -164,7 +167,7 @@ class _Gen:
         if r == 15:
             return f"plus({self.num(scope, depth + 1)})"
         if r == 16:
-            return "amt"
+            return self.pick(["amt", "count(discard)"])
         if r == 17:
             return f"{self.num(scope, depth + 1)} + {self.num(scope, depth + 1)}"
         if r == 18:
@@ -210,7 +213,7 @@ class _Gen:
     def stmt(self, ind, scope, mult, depth, choices_ok):
         kinds = ["let", "set", "set", "award", "give", "if", "for_players", "for_nums", "repeat", "while",
                  "choose", "choose", "options", "proc", "setv", "rank", "pick", "draw", "return", "cards", "take",
-                 "end"]
+                 "end", "cardlocal"]
         if depth >= 2:
             kinds = ["let", "set", "award", "give", "proc", "setv", "draw"]
         if "set_local" in self.avoid:
@@ -285,6 +288,13 @@ class _Gen:
             self.emit(ind + 1, f"if count({who}.hand) < limit {{ move {var} to {who}.hand }}")
             self.emit(ind + 1, f"award {var}.val to {who} for {self.pick(self.items)}")
             self.emit(ind, "}")
+        elif kind == "cardlocal":
+            # a local holding a card, maybe changed with set before the card moves
+            name = self.name(["c", "d"])
+            self.emit(ind, f"let {name} = first({self.pick(['deck', 'pool'])})")
+            if "set_local" not in self.avoid and self.chance(60):
+                self.emit(ind, f"set {name} = first({self.pick(['pool', 'deck'])})")
+            self.emit(ind, f"move {name} to discard")
         elif kind == "end":
             self.emit(ind, f"if {self.cond(scope)} {{ end game }}")
         elif kind == "if":
@@ -382,6 +392,8 @@ class _Gen:
                 # gain's parameters are p and n: a caller's local n or player p shares the name
                 tag = "  #proc-param" if scope.get("n") == "num" or scope.get("p") == "player" else ""
                 self.emit(ind, f"do gain({self.player(scope)}, {self.nonneg(scope)}){tag}")
+            elif r == 8 and "recursion" not in self.avoid:
+                self.emit(ind, f"do put(first({self.pick(['deck', 'pool'])}), {self.pick(['0', '1', '2'])})")
             elif r <= 8:
                 self.emit(ind, f"do down({self.player(scope)}, {self.pick(['0', '1', '2', '0 - 1'])})")
             elif "reuse" in self.avoid:
@@ -454,7 +466,10 @@ def small_specs(draw, avoid=frozenset()) -> str:
             row += f", {builtin} = {g.i(1, 3)}"
         rows.append(row)
     L.append("cards card in deck { " + "  ".join(rows) + " }")
+    L.append(f"cards card in pool {{ {g.i(1, 2)} x val = {g.i(0, 3)}" + (f", {builtin} = 1" if builtin else "") + " }")
     L.append("zone deck: shared public stack")
+    L.append("zone pool: shared public stack")
+    L.append("zone discard: shared public stack")
     if g.chance(35) and "ruling_capacity" not in avoid:
         L.append(f'ruling limit: 1..3 = {g.i(1, 2)} "How many cards may a hand hold?"')
         L.append("zone hand: per_player public unordered capacity limit")
@@ -472,6 +487,14 @@ def small_specs(draw, avoid=frozenset()) -> str:
     L.append(f"    award {g.pick(['1', 'k'])} to p for {g.pick(g.items)}")
     L.append(f"    give 1 {g.pick(g.tokens)} to p")
     L.append("    do down(p, k - 1)")
+    L.append("  }")
+    L.append("}")
+    # a recursive procedure that passes another card on to itself
+    L.append("procedure put(c, k) {")
+    L.append("  if k > 0 {")
+    L.append("    do put(first(pool), k - 1)")
+    L.append("  } else {")
+    L.append("    move c to discard")
     L.append("  }")
     L.append("}")
     if g.chance(30):
