@@ -48,8 +48,7 @@ XFAIL = {
 }
 
 SOUNDNESS = dict(deadline=None, derandomize=True, database=None,
-                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                            HealthCheck.data_too_large])
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 
 
 def games_and_claims(text: str, path: str = "generated.soan") -> tuple[list[Claim], list[GameFacts]]:
