@@ -38,6 +38,7 @@ class GameFacts:
     error: str | None  # 'line:col: message' when the game stopped with a rule error
     course: tuple[str, ...]  # every decision and chance outcome, in order
     holdings: dict = attrs.field(factory=dict)  # token -> what each player holds at the end
+    path: tuple = ()  # what was applied at each step: a move's index or a chance outcome (see replay_path)
 
     @property
     def completed(self) -> bool:
@@ -72,35 +73,48 @@ def all_games(tables: Tables, max_leaves: int = 20_000) -> list[GameFacts] | Non
     return games
 
 
+def replay_path(tables: Tables, path) -> State:
+    """Play a game again from its `path`: each step's move index at a decision,
+    or outcome at a chance event.  Raises SpecRuntimeError where the game does."""
+    st = State(tables).start()
+    for value in path:
+        if isinstance(st.pending, Decision):
+            st.apply(value)
+        else:
+            st.apply_chance(list(value) if isinstance(value, (list, tuple)) else value)
+    return st
+
+
 def _walk(root: State, t: Tables, decisions: int, course: tuple, games: list, max_leaves: int) -> None:
     # An explicit stack of (state, decisions, course, branch to take first): deep games
     # must not hit Python's recursion limit.
-    stack = [(root, decisions, course, None)]
+    stack = [(root, decisions, course, (), None)]
     while stack:
-        st, decisions, course, branch = stack.pop()
+        st, decisions, course, path, branch = stack.pop()
         while True:
             if branch is not None:
                 value, label, is_decision = branch
                 decisions += is_decision
                 course += (label,)
+                path += (value,)
                 try:
                     if is_decision:
                         st.apply(value)
                     else:
                         st.apply_chance(value)
                 except SpecRuntimeError as e:  # the game stops here: a leaf
-                    games.append(_facts(st, t, decisions, course, e))
+                    games.append(_facts(st, t, decisions, course, e, path))
                     break
             p = st.pending
             if st.result is not None or p is None:
-                games.append(_facts(st, t, decisions, course, None))
+                games.append(_facts(st, t, decisions, course, None, path))
                 break
             branches = _branches(st, p, max_leaves)
             if len(games) + len(stack) + len(branches) > max_leaves:
                 raise TooManyGames
             # the other branches from clones taken now; the first goes on in this state
             for b in reversed(branches[1:]):
-                stack.append((st.clone(), decisions, course, b))
+                stack.append((st.clone(), decisions, course, path, b))
             branch = branches[0]
 
 
@@ -113,12 +127,13 @@ def _branches(st: State, p, max_leaves: int) -> list[tuple]:
     if outs is None:  # a shuffle: every order of the zone's cards
         if math.factorial(p.outcomes) > max_leaves:
             raise TooManyGames
-        return [(list(perm), f"{p.text}: order {list(perm)}", False)
+        return [(perm, f"{p.text}: order {list(perm)}", False)
                 for perm in itertools.permutations(range(p.outcomes))]
     return [(i, p.describe(i), False) for i in range(len(outs))]
 
 
-def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRuntimeError | None) -> GameFacts:
+def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRuntimeError | None,
+           path: tuple = ()) -> GameFacts:
     n = t.n
     res = st.result
     if res is not None:
@@ -135,4 +150,4 @@ def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRunti
         err = f"{error.span.line}:{error.span.col}: {error.message}"
     holdings = {tok: tuple(st.pv[tok]) for tok in t.tokens}
     return GameFacts(scores, items, winners, draw, reason, frozenset(st.marks), decisions, rounds,
-                     frozenset(st.consulted), err, course, holdings)
+                     frozenset(st.consulted), err, course, holdings, path)

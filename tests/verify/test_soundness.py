@@ -14,7 +14,7 @@ from specgen import SHAPES, shapes_of, small_specs
 from soan import api
 from soan.dsl.errors import SpecErrors, SpecRuntimeError
 from soan.verify.claims import Claim, contradictions, proved_claims
-from soan.verify.exhaustive import GameFacts, all_games
+from soan.verify.exhaustive import GameFacts, all_games, replay_path
 
 CASES = Path(__file__).parent / "soundness_cases"
 
@@ -172,7 +172,8 @@ def test_all_games_lists_every_choice_of_every_player():
 
 
 def test_all_games_lists_every_order_of_a_shuffle_and_every_pick():
-    """A shuffled 3-card deck, the top card scored by player 1, then a pick of 1 or 2 for player 2: 6 x 2 games."""
+    """A shuffled 3-card deck, the top card scored by player 1, then a pick of 1 or 2 for player 2: 6 x 2 games,
+    each replayable from its path."""
     text = _spec("""setup { shuffle deck }
 rounds 1 {
   award first(deck).val to player(1) for pts
@@ -180,10 +181,14 @@ rounds 1 {
 }""", """component card "Card" { val: 1..5 }
 cards card in deck { 1 x val = 1  1 x val = 2  1 x val = 5 }
 zone deck: shared public stack""")
-    games = all_games(api.tables(api.compile_text(text, "h.soan"), 2))
+    tables = api.tables(api.compile_text(text, "h.soan"), 2)
+    games = all_games(tables)
     assert len(games) == 12
     assert sorted(g.scores for g in games) == sorted((a, b) for a in (1, 1, 2, 2, 5, 5) for b in (1, 2))
     assert all(g.decisions == 0 for g in games)
+    for g in games:  # each game's path plays it again
+        st = replay_path(tables, g.path)
+        assert st.is_terminal() and tuple(st.result["scores"].values()) == g.scores
 
 
 def test_all_games_keeps_a_game_that_stops_with_a_rule_error_and_the_marks_it_hit():
