@@ -16,7 +16,11 @@ A claim is contradicted by a game when:
   bound (games stopped by an error count with what they did up to the error);
 - ruling_moot: the game read the ruling verify calls moot;
 - holding_in_domain: a player ends the game holding a number of the token
-  outside its declared `hold` (checked at the end of each game only).
+  outside its declared `hold` (checked at the end of each game only);
+- question_never ("can E" proved "no"): E is true in a state the question
+  looks at (every stop of the game, or its end for `at end`);
+- question_always ("always E" or an invariant proved to hold): E is false, or
+  cannot be worked out, in such a state.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from soan.dsl import ir
 from soan.interpreter.runtime import Tables
 
 KINDS = ("score_max", "score_min", "supply_never_short", "pile_never_short", "tiebreak_total", "ends_within",
-         "ruling_moot", "holding_in_domain")
+         "ruling_moot", "holding_in_domain", "question_never", "question_always")
 
 
 @attrs.frozen
@@ -43,7 +47,7 @@ def proved_claims(tables: Tables) -> list[Claim]:
     from .properties import Verifier
 
     v = Verifier(tables, budget=0.0, seed=0, max_games=0)
-    findings, _ = v.run({"supplies", "score", "tiebreaks", "termination", "rulings", "conservation"})
+    findings, _ = v.run({"supplies", "score", "tiebreaks", "termination", "rulings", "conservation", "questions"})
     out: list[Claim] = []
     rankings = _ranking_sites(v)
     tiebreaks = [f for f in findings if f.property == "tiebreaks"]
@@ -73,6 +77,9 @@ def proved_claims(tables: Tables) -> list[Claim]:
             out.append(Claim("ends_within", "game", value, f.claim))
         elif f.property == "rulings":
             out.append(Claim("ruling_moot", f.subject, None, f.claim))
+        elif f.property == "questions":
+            kind = "question_never" if f.bounds["kind"] == "can" else "question_always"
+            out.append(Claim(kind, f.subject, None, f.claim))
         elif f.property == "conservation" and f.subject == "supplies":  # "... no holding leaves its domain"
             for tok in tables.spec.tokens:
                 if isinstance(tok.hold, ir.IntDomain):
@@ -124,6 +131,13 @@ def _breaks(c: Claim, g) -> str | None:
         for i, x in enumerate(g.holdings.get(c.subject, ())):
             if not lo <= x <= hi:
                 return f"P{i + 1} ends holding {x} {c.subject}, outside {lo}..{hi}"
+        return None
+    if c.kind in ("question_never", "question_always"):
+        true, false = g.questions.get(c.subject, (False, False))
+        if c.kind == "question_never" and true:
+            return f"question {c.subject} is true in a state of this game"
+        if c.kind == "question_always" and false:
+            return f"question {c.subject} is false (or cannot be worked out) in a state of this game"
         return None
     if c.kind == "ruling_moot":
         return f"the game read ruling {c.subject}" if c.subject in g.rulings else None

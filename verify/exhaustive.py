@@ -39,6 +39,9 @@ class GameFacts:
     course: tuple[str, ...]  # every decision and chance outcome, in order
     holdings: dict = attrs.field(factory=dict)  # token -> what each player holds at the end
     path: tuple = ()  # what was applied at each step: a move's index or a chance outcome (see replay_path)
+    # the spec's questions: name -> (true in some state looked at, false or not worked out in one);
+    # the states looked at are those a question looks at: every stop (decision, chance, end), or the end only
+    questions: dict = attrs.field(factory=dict)
 
     @property
     def completed(self) -> bool:
@@ -67,7 +70,7 @@ def all_games(tables: Tables, max_leaves: int = 20_000) -> list[GameFacts] | Non
         except SpecRuntimeError as e:
             games.append(_facts(st, tables, 0, (), e))
             return games
-        _walk(st, tables, 0, (), games, max_leaves)
+        _walk(st, tables, 0, (), games, max_leaves, _Questions(tables))
     except TooManyGames:
         return None
     return games
@@ -85,12 +88,37 @@ def replay_path(tables: Tables, path) -> State:
     return st
 
 
-def _walk(root: State, t: Tables, decisions: int, course: tuple, games: list, max_leaves: int) -> None:
-    # An explicit stack of (state, decisions, course, branch to take first): deep games
-    # must not hit Python's recursion limit.
-    stack = [(root, decisions, course, (), None)]
+class _Questions:
+    """The spec's questions worked out on the states a game stops at, as `soan prove` looks at them."""
+
+    def __init__(self, tables: Tables):
+        from .questions import Evaluator
+
+        self.qs = [(q, Evaluator(tables, q)) for q in tables.spec.questions]
+        self.start = tuple((False, False) for _ in self.qs)
+
+    def look(self, st: State, seen: tuple) -> tuple:
+        if not self.qs:
+            return seen
+        out = []
+        for (q, ev), (true, false) in zip(self.qs, seen):
+            if not q.at_end or st.result is not None:
+                v, _why = ev(st)
+                true, false = true or v is True, false or v is not True
+            out.append((true, false))
+        return tuple(out)
+
+    def named(self, seen: tuple) -> dict:
+        return {q.name: s for (q, _), s in zip(self.qs, seen)}
+
+
+def _walk(root: State, t: Tables, decisions: int, course: tuple, games: list, max_leaves: int,
+          qs: _Questions) -> None:
+    # An explicit stack of (state, decisions, course, path, questions seen, branch to take first):
+    # deep games must not hit Python's recursion limit.
+    stack = [(root, decisions, course, (), qs.start, None)]
     while stack:
-        st, decisions, course, path, branch = stack.pop()
+        st, decisions, course, path, seen, branch = stack.pop()
         while True:
             if branch is not None:
                 value, label, is_decision = branch
@@ -103,18 +131,19 @@ def _walk(root: State, t: Tables, decisions: int, course: tuple, games: list, ma
                     else:
                         st.apply_chance(value)
                 except SpecRuntimeError as e:  # the game stops here: a leaf
-                    games.append(_facts(st, t, decisions, course, e, path))
+                    games.append(_facts(st, t, decisions, course, e, path, qs.named(seen)))
                     break
+            seen = qs.look(st, seen)
             p = st.pending
             if st.result is not None or p is None:
-                games.append(_facts(st, t, decisions, course, None, path))
+                games.append(_facts(st, t, decisions, course, None, path, qs.named(seen)))
                 break
             branches = _branches(st, p, max_leaves)
             if len(games) + len(stack) + len(branches) > max_leaves:
                 raise TooManyGames
             # the other branches from clones taken now; the first goes on in this state
             for b in reversed(branches[1:]):
-                stack.append((st.clone(), decisions, course, path, b))
+                stack.append((st.clone(), decisions, course, path, seen, b))
             branch = branches[0]
 
 
@@ -133,7 +162,7 @@ def _branches(st: State, p, max_leaves: int) -> list[tuple]:
 
 
 def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRuntimeError | None,
-           path: tuple = ()) -> GameFacts:
+           path: tuple = (), questions: dict | None = None) -> GameFacts:
     n = t.n
     res = st.result
     if res is not None:
@@ -150,4 +179,4 @@ def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRunti
         err = f"{error.span.line}:{error.span.col}: {error.message}"
     holdings = {tok: tuple(st.pv[tok]) for tok in t.tokens}
     return GameFacts(scores, items, winners, draw, reason, frozenset(st.marks), decisions, rounds,
-                     frozenset(st.consulted), err, course, holdings, path)
+                     frozenset(st.consulted), err, course, holdings, path, questions or {})

@@ -52,6 +52,8 @@ _SHAPE_PATTERNS = {
     "ranking_order": r"order \w+ in ",
     "tiebreak_keys": r"(best|order) \w+ in [^\n]* by [^\n]*, ",
     "winner_line": r"^winner among ",
+    "question": r"^(question|invariant) ",
+    "question_at_end": r"^question .* at end$",
     "shuffle": r"^\s*shuffle deck",
     "pick_random": r"pick random ",
     "choose_options": r"choose by ",
@@ -440,7 +442,7 @@ def small_specs(draw, avoid=frozenset()) -> str:
     if g.chance(30):
         g.tokens.append("gem")
         # a hold that leaves out 0 (then given out in the setup, and maybe returned)
-        low = g.pick(["0", "0", "0", "0" if "hold_above_zero" in avoid else "1"])
+        low = g.pick(["0", "0" if "hold_above_zero" in avoid else "1"])
         # with a hold from 1, enough for the setup to give each player one (else the setup stops with an error)
         L.append(f"token gem supply {g.i(0 if low == '0' else 2, 3)} hold {low}..40 when short partial")
     L.append('score pts "Points"')
@@ -572,4 +574,16 @@ def small_specs(draw, avoid=frozenset()) -> str:
     key1 = g.pick(["vp(p) desc", "p.v desc", "p.coin asc", "p.seat asc", "count(p.hand) desc"])
     keys = key1 if g.chance(50) else f"{key1}, {g.pick(['p.coin desc', 'p.v asc', 'p.seat desc', 'vp(p) asc'])}"
     L.append(f"winner among p in players by {keys} else {g.pick(['shared', 'draw', 'stable'])}")
+
+    # a designer's question or two, answered by verify and checked on every state a game stops at
+    questions = [
+        f"question late : can round >= {g.i(1, 3)}",
+        f"question rich : can vp(player(1)) >= {g.i(1, 6)} at end",
+        f"question coins : can any(q.coin >= {g.i(1, 4)} for q in players) at end",
+        f"question low : always all(q.v <= {g.i(0, 3)} for q in players) at end",
+        f"invariant kept : supply(coin) + sum(q.coin for q in players) == {supply}",
+        f"question piled : can count(discard) >= {g.i(1, 3)} at end",
+        f"question short : always supply(coin) >= {g.i(0, 1)}",
+    ]
+    L.extend(draw(st.permutations(questions))[:g.i(0, 2)])
     return "\n".join(L) + "\n"
