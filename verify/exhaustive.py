@@ -3,7 +3,8 @@ interpreter's own State API, so what it lists is exactly what play can do.
 
 Used to check proofs against the truth: a claim verify proves must hold in
 every game listed here.  The walk is depth first and clones a state only
-where the game branches (the last branch reuses the state itself).  A game
+where the game branches (one branch goes on in the state itself).  Each game
+keeps its path, so `replay_path` plays it again.  A game
 that stops with a rule error is a game too (a leaf with `error` set), since a
 designer's players can reach it.  A tree with more than `max_leaves` games is
 not listed at all (None): a partial list would make "no game contradicts the

@@ -9,8 +9,13 @@ reusing an outer name, loop and choice variables named like earlier lets,
 def and procedure parameters named like the caller's locals, `repeat` with
 zero or negative counts, `rounds until ... cap 0` and small caps, `while`
 loops that reach their `max`, a player listed twice, card fields named like
-built-ins, a ruling as a zone's capacity, recursion, and rankings with
-tie-break keys and fallbacks.
+built-ins, a ruling as a zone's capacity, recursion (one procedure passing
+cards on to itself), locals holding cards, random picks in the setup and the
+rounds, holds that leave out 0, rankings with tie-break keys and fallbacks,
+and a few designer's questions and invariants.
+
+`small_specs(avoid=...)` leaves groups of those shapes out (AVOIDABLE): with
+all of them left out, a contradiction points at a cause not known yet.
 
 `SHAPES` names those shapes; `shapes_of(text)` tells which a spec uses.
 """
