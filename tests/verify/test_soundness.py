@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
-from specgen import SHAPES, shapes_of, small_specs
+from specgen import AVOIDABLE, SHAPES, shapes_of, small_specs
 
 from soan import api
 from soan.dsl.errors import SpecErrors, SpecRuntimeError
@@ -81,6 +81,22 @@ def check_sound(text: str) -> None:
 @given(small_specs())
 def test_no_proved_claim_is_contradicted_by_any_game_of_a_random_spec(text):
     """For a few dozen random tiny specs, no game contradicts a claim verify proves."""
+    check_sound(text)
+
+
+@settings(max_examples=30, **SOUNDNESS)
+@given(small_specs(avoid=AVOIDABLE))
+def test_no_proved_claim_is_contradicted_outside_the_known_unsound_shapes(text):
+    """With every shape known to break today's verify left out, no game contradicts a proved claim
+    (a failure here is a cause not yet known: keep its spec in soundness_cases/)."""
+    check_sound(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, **SOUNDNESS)
+@given(small_specs(avoid=AVOIDABLE))
+def test_no_proved_claim_is_contradicted_outside_the_known_unsound_shapes_in_1000_specs(text):
+    """The same for 1,000 specs."""
     check_sound(text)
 
 
