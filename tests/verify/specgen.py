@@ -37,6 +37,7 @@ _SHAPE_PATTERNS = {
     "def_param_like_caller_local": r"#def-param",
     "proc_param_like_caller_local": r"#proc-param",
     "repeat_zero_or_negative": r"repeat (0|0 - \d+|-\d+) times",
+    "take_negative": r"take\(deck, 0 - 1\)",
     "rounds_until_cap": r"^rounds until .* cap \d",
     "rounds_until_cap_0": r"^rounds until .* cap 0 ",
     "negative_rounds": r"^rounds 0 - \d",
@@ -273,7 +274,8 @@ class _Gen:
         elif kind == "cards":
             # a loop over cards: its count depends on where cards can be
             who = self.player(scope, True)
-            zone, size = self.pick([(f"{who}.hand", self.ncards), ("deck", self.ncards)])
+            zone, size = self.pick([(f"{who}.hand", self.ncards), ("deck", self.ncards)] +
+                                   [("take(deck, 1)", 1), ("take(deck, 0 - 1)", 1)] * ("negative" not in self.avoid))
             var = self.name(["c", "n"]) if "reuse" not in self.avoid else self.name(())
             self.emit(ind, f"for {var} in {zone} {{")
             self.emit(ind + 1, f"award {var}.val to {who} for {self.pick(self.items)}")

@@ -30,6 +30,7 @@ XFAIL = {
     "choice_rebinds_loop_player": "issue 19 #2: a choice rebinding the loop's player keeps one award per player",
     "repeat_negative": "issue 19 #3: a negative repeat count subtracts demand",
     "repeat_negative_decisions": "issue 19 #3: a negative repeat count gives a negative number of decisions",
+    "take_negative": "issue 19 #3: take(L, -1) is given the size -1, so a loop over it fires -1 times",
     "negative_rounds": "issue 19 #3: a negative round count gives a negative game length",
     "rounds_until_cap_0": "issue 19 #4: cap 0 runs the body 0 times in the analysis, once in play",
     "setup_branch_termination": "issue 19 #5: termination counts the first outcome of the setup's pick only",
