@@ -291,6 +291,13 @@ class _ConstEval:
 # ---- the expression compiler ----------------------------------------------------------------
 
 
+def _seat(x, what: str, span) -> int:
+    """A player's seat index, or a located rule error for anything else."""
+    if type(x) is not PlayerRef:
+        raise SpecRuntimeError(f"{what}() needs a player, got {fmt(x)}", span)
+    return x.i
+
+
 def as_list(st, v) -> tuple:
     """A value used as a collection: a zone's cards, a list, or a single item."""
     if type(v) is tuple:
@@ -674,11 +681,11 @@ class ExprCompiler:
 
     def b_next(self, args, span):
         a, P, n = args[0], self.t.P, self.t.n
-        return lambda st, env: P[(a(st, env).i + 1) % n]
+        return lambda st, env: P[(_seat(a(st, env), "next", span) + 1) % n]
 
     def b_distance(self, args, span):
         a, b, n = args[0], args[1], self.t.n
-        return lambda st, env: (b(st, env).i - a(st, env).i) % n
+        return lambda st, env: (_seat(b(st, env), "distance", span) - _seat(a(st, env), "distance", span)) % n
 
     def b_player(self, args, span):
         a, P = args[0], self.t.P

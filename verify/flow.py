@@ -320,11 +320,17 @@ def setup_branches(tables: Tables, limit: int = 64) -> list[tuple[str, list[int]
     or shuffle, or its end, and every pick on the way is enumerated (up to
     `limit` branches; past that, or with no picks, the single starting
     placement stands for them all)."""
+    from soan.dsl.errors import SpecRuntimeError
     from soan.interpreter.state import Chance, Frame, State
 
+    # An outcome whose setup stops at a rule error leaves no game to bound (the search reports
+    # the error); if every way stops there, the starting placement stands for them all.
     start = State(tables)
     start.frames = [Frame(tables.rules.setup_ops, {})]
-    start.run()
+    try:
+        start.run()
+    except SpecRuntimeError:
+        return [("", list(tables.start_slot))]
     frontier = [("", start)]
     done: list[tuple[str, list[int]]] = []
     while frontier:
@@ -333,10 +339,13 @@ def setup_branches(tables: Tables, limit: int = 64) -> list[tuple[str, list[int]
         if isinstance(c, Chance) and c.kind == "pick" and len(frontier) + len(done) + len(c.outcomes) <= limit:
             for i, (text, _) in enumerate(c.outcomes):
                 s2 = st.clone()
-                s2.apply_chance(i)
+                try:
+                    s2.apply_chance(i)
+                except SpecRuntimeError:
+                    continue
                 frontier.append(((label + ", " if label else "") + f"{c.text}: {text}", s2))
             continue
         done.append((label, list(st.loc)))
-    if len(done) == 1 and not done[0][0]:
+    if not done or (len(done) == 1 and not done[0][0]):
         return [("", list(tables.start_slot))]
     return done
