@@ -18,8 +18,6 @@ from soan.verify.exhaustive import GameFacts, all_games, replay_path
 
 CASES = Path(__file__).parent / "soundness_cases"
 
-# Today's verify still breaks these; the reason names the root cause (issues 18 and 19).
-# The fix removes an entry; an entry left behind shows up as XPASS.
 # Cases whose spec `soan check` now rejects with a located error (a hold without 0: every holding
 # starts at 0), so the claim they broke can no longer be made.  Kept as text, not as .soan files,
 # so that the spec plugin does not collect them as specs that should check.
@@ -216,3 +214,39 @@ def test_a_deliberately_false_claim_is_contradicted_with_the_game_that_breaks_it
     bad = contradictions([Claim("score_max", "total", 1, "a player's total score lies in 0..1")], games)
     assert len(bad) == 1 and "P1 ends with 2" in bad[0] and "P1 takes: 2" in bad[0]
     assert contradictions([Claim("score_max", "total", 2, "a player's total score lies in 0..2")], games) == []
+
+
+def as_variant(text: str, folder: Path) -> Path:
+    """The spec as a base file and a variant that `extend`s it and restates its rounds, so the
+    rounds' statements come from another file at other lines, some at the same line and column
+    as the base's own rules (issue 19 #11)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("rounds"))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i] == "}")
+    (folder / "base.soan").write_text(text, encoding="utf-8")
+    variant = ['extend "base.soan"', lines[0]] + lines[start:end + 1]
+    path = folder / "variant.soan"
+    path.write_text("\n".join(variant) + "\n", encoding="utf-8")
+    return path
+
+
+@settings(max_examples=15, **SOUNDNESS)
+@given(small_specs())
+def test_no_proved_claim_is_contradicted_in_a_draft_that_extends_another(text):
+    """A random spec split into a base and a variant that extends it: no game contradicts a proved claim."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            spec = api.load(as_variant(text, Path(d)))
+        except (SpecErrors, StopIteration):
+            assume(False)
+        tables = api.tables(spec, 2)
+        games = all_games(tables)
+        assume(games is not None)
+        try:
+            claims = proved_claims(tables)
+        except SpecRuntimeError:
+            assume(False)
+        bad = contradictions(claims, games)
+        assert not bad, "\n".join(bad)
