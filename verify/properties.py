@@ -23,7 +23,7 @@ from soan.interpreter.runtime import Tables
 
 from . import crosscheck, solver
 from .bounds import Bounds, Joined
-from .flow import setup_branches
+from .flow import opening_steps, setup_branches
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
                      observe, search)
 
@@ -712,13 +712,8 @@ def _conjuncts(e):
     return [e]
 
 
-def _unconditional(block):
-    """The statements of a block that always run, in order, phases opened up."""
-    for st in (block.stmts if block is not None else ()):
-        if isinstance(st, ir.Phase):
-            yield from _unconditional(st.body)
-        else:
-            yield st
+# The statements of a block that always run, in order, phases opened up.
+_unconditional = opening_steps
 
 
 def _called(spec: ir.Spec, stmts) -> set[str]:

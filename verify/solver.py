@@ -34,14 +34,20 @@ def min_total(terms: list[tuple[str, int, int, int | None]], cap: tuple[int, int
     return _optimise(terms, cap, maximise=False)
 
 
+def _unbounded(terms, what: str) -> Bound | None:
+    """Unknown, saying which, when a term's amount or its firing count has no known bound."""
+    unknown_amount = next((name for name, lo, hi, _ in terms if lo is None or hi is None), None)
+    if unknown_amount is not None:
+        return Bound("unknown", None, f"the amount {what} {unknown_amount} has no known bound")
+    unbounded = next((name for name, _, _, f in terms if f is None), None)
+    if unbounded is not None:
+        return Bound("unknown", None, f"the rule at {unbounded} can fire an unknown number of times")
+    return None
+
+
 def _optimise(terms, cap, maximise: bool) -> Bound:
-    if cap is None:
-        unknown_amount = next((name for name, lo, hi, _ in terms if lo is None or hi is None), None)
-        if unknown_amount is not None:
-            return Bound("unknown", None, f"the amount at {unknown_amount} has no known bound")
-        unbounded = next((name for name, _, _, f in terms if f is None), None)
-        if unbounded is not None:
-            return Bound("unknown", None, f"the rule at {unbounded} can fire an unknown number of times")
+    if cap is None and (why := _unbounded(terms, "at")) is not None:
+        return why
     # a term with an unknown amount or firing count leaves only the declared domain (the cap)
     terms = [(name, lo, hi, None if lo is None or hi is None else f) for name, lo, hi, f in terms]
     opt = z3.Optimize()
@@ -77,12 +83,8 @@ def _optimise(terms, cap, maximise: bool) -> Bound:
 def never_exceeds(demand_terms: list[tuple[str, int, int, int | None]], supply: int) -> Bound:
     """Proved when no choice of amounts and firings within their bounds makes
     the demand exceed the supply (z3 finds the constraints unsatisfiable)."""
-    unknown_amount = next((name for name, lo, hi, _ in demand_terms if lo is None or hi is None), None)
-    if unknown_amount is not None:
-        return Bound("unknown", None, f"the amount given at {unknown_amount} has no known bound")
-    unbounded = next((name for name, _, _, f in demand_terms if f is None), None)
-    if unbounded is not None:
-        return Bound("unknown", None, f"the give at {unbounded} can fire an unknown number of times")
+    if (why := _unbounded(demand_terms, "given at")) is not None:
+        return why
     s = z3.Solver()
     _limit(s)
     total = z3.IntVal(0)
