@@ -113,7 +113,11 @@ class RuleCompiler:
         self._def_fns: dict = {}
         self._proc_ops: dict = {}
         self._consts: dict = {}
-        self.x = ExprCompiler(tables, self)
+        if tables.engine == "compiled":
+            from .codegen import ExprCodegen
+            self.x = ExprCodegen(tables, self)
+        else:
+            self.x = ExprCompiler(tables, self)
         self.winner_ops = (self.winner_op(spec.winner),)
         self.end_ops = (_begin_ending,)  # set before the scoring block compiles: `end game` may sit inside it
         scoring = self.block(spec.scoring) if spec.scoring else ()

@@ -17,6 +17,9 @@ from soan.dsl.errors import SpecRuntimeError
 
 Fn = Callable[[Any, dict], Any]
 
+ENGINES = ("compiled", "closures")
+DEFAULT_ENGINE = "closures"
+
 
 class PlayerRef:
     __slots__ = ("i",)
@@ -95,10 +98,15 @@ class Tables:
     the cards and their fixed fields, the zones and their slots, the values of
     rulings, assumptions and options, and the compiled rules."""
 
-    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None, trace: bool = False):
+    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None, trace: bool = False,
+                 engine: str | None = None):
         if not spec.min_players <= n_players <= spec.max_players:
             raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, not {n_players}")
         self.spec = spec
+        # How expressions run: "compiled" (generated Python source, interpreter/codegen.py) or "closures".
+        self.engine = engine or DEFAULT_ENGINE
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine '{self.engine}' (known: {', '.join(ENGINES)})")
         # With trace, every statement kind and decision kind the rules reach is noted here (examples' coverage).
         self.trace = trace
         self.reached: set[tuple[str, str]] = set()

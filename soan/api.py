@@ -34,8 +34,9 @@ MARK_NAMES = {"tie_fallback": "a tie settled by a fallback", "short_draw": "a dr
 load = load_spec
 
 
-def tables(spec: ir.Spec, players: int, params: dict | None = None) -> Tables:
-    return Tables(spec, players, params)
+def tables(spec: ir.Spec, players: int, params: dict | None = None, engine: str | None = None) -> Tables:
+    """`engine`: "compiled" (generated Python, interpreter/codegen.py) or "closures"; None: the default."""
+    return Tables(spec, players, params, engine=engine)
 
 
 def play(tables: Tables, seed: int, bots: list[str], narrate: bool = False) -> GameRecord:
