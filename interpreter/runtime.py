@@ -231,6 +231,8 @@ class Tables:
         return ()
 
     def check_domain(self, domain, value, what: str, span) -> None:
+        if type(domain) is ir.IntDomain and type(value) is int and domain.lo <= value <= domain.hi:
+            return  # the common case, without the general match below
         ok = in_domain(domain, value)
         if ok and isinstance(domain, ir.EnumDomain):
             ok = value is None or value in self.domain_values(domain)

@@ -163,10 +163,14 @@ class State:
             rng.shuffle(perm)
             return perm
         r = rng.random()
-        acc = Fraction(0)
+        # r < (running sum of the probabilities), decided exactly in integers (as Fraction would, but
+        # without building a Fraction per outcome): r = rn / rd exactly, the sum = an / ad.
+        rn, rd = r.as_integer_ratio()
+        an, ad = 0, 1
         for i, (_, p) in enumerate(c.outcomes):
-            acc += p
-            if r < acc:
+            pn, pd = p.numerator, p.denominator
+            an, ad = an * pd + pn * ad, ad * pd
+            if rn * ad < an * rd:
                 return i
         return len(c.outcomes) - 1
 
