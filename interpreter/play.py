@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from soan.dsl import ir
+from soan.dsl.errors import SpecRuntimeError
 
 from .bots import BOTS, BotInput, determinize
 from .runtime import Tables
@@ -156,8 +157,12 @@ def load_log(path: str | Path) -> dict:
 
 
 def simulate(tables: Tables, games: int, seed: int, bots: list[str],
-             progress: Callable[[int], None] | None = None) -> dict:
-    """Play `games` games on seeds seed, seed+1, ... and summarise them."""
+             progress: Callable[[int], None] | None = None, jobs: int = 1) -> dict:
+    """Play `games` games on seeds seed, seed+1, ... and summarise them.
+
+    `jobs` > 1 plays them in that many processes, split by seed and summed up
+    in seed order, so the summary is the same for any number of jobs."""
+    summaries = game_summaries(tables, games, seed, bots, progress, jobs)
     n = tables.n
     scores = [[] for _ in range(n)]
     wins = [0.0] * n
@@ -168,9 +173,7 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
     eliminated = [0] * n
     consulted: dict[str, int] = {}
     marks: dict[str, int] = {}
-    for g in range(games):
-        rec = play_game(tables, seed + g, bots)
-        res = rec.result
+    for res, n_decisions, game_consulted, mark_kinds in summaries:
         for i in range(n):
             key = f"P{i + 1}"
             scores[i].append(res["scores"][key])
@@ -186,13 +189,11 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
             if not res["draw"]:
                 wins[int(w[1:]) - 1] += 1 / len(res["winners"])
         lengths.append(res["rounds"])
-        decisions.append(sum(1 for s in rec.log["steps"] if "move" in s))
-        for r in rec.log["consulted_rulings"]:
+        decisions.append(n_decisions)
+        for r in game_consulted:
             consulted[r] = consulted.get(r, 0) + 1
-        for kind in {kind for kind, _site in rec.state.marks}:  # once per game, however many sites
+        for kind in mark_kinds:  # once per game, however many sites
             marks[kind] = marks.get(kind, 0) + 1
-        if progress:
-            progress(g + 1)
     all_scores = [s for col in scores for s in col]
     return {
         "spec": tables.spec.name, "draft": tables.spec.draft, "players": n, "games": games, "seed": seed,
@@ -209,6 +210,73 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
         "rulings_consulted": {k: v / games for k, v in sorted(consulted.items())},
         "games_with": {k: v / games for k, v in sorted(marks.items())},
     }
+
+
+def _summary(rec: GameRecord) -> tuple:
+    """What simulate keeps of one game: small enough to send between processes."""
+    return (rec.result, sum(1 for s in rec.log["steps"] if "move" in s), tuple(rec.log["consulted_rulings"]),
+            tuple(sorted({kind for kind, _site in rec.state.marks})))
+
+
+def game_summaries(tables: Tables, games: int, seed: int, bots: list[str],
+                   progress: Callable[[int], None] | None = None, jobs: int = 1) -> list[tuple]:
+    """The summary of every game, in seed order, played in `jobs` processes.  An
+    error raises the one the lowest failing seed raises, as one process would."""
+    jobs = max(1, min(jobs, games))
+    if jobs == 1 or not _can_fork():
+        out = []
+        for g in range(games):
+            out.append(_summary(play_game(tables, seed + g, bots)))
+            if progress:
+                progress(g + 1)
+        return out
+    import multiprocessing
+
+    # Chunks of consecutive seeds, several per process so that the processes finish together.
+    size = max(1, min(50, -(-games // (jobs * 4))))
+    chunks = [(seed + lo, min(size, games - lo)) for lo in range(0, games, size)]
+    global _WORK
+    _WORK = (tables, bots)
+    out: list[tuple] = []
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for part in pool.imap(_play_chunk, chunks):  # in chunk order, whatever order they finish in
+                if isinstance(part, dict):  # a rule failed in that chunk: the error, rebuilt with its span
+                    raise SpecRuntimeError(part["message"], part["span"], part["hint"])
+                out.extend(part)
+                if progress:
+                    progress(len(out))
+    finally:
+        _WORK = None
+    return out
+
+
+_WORK = None  # (tables, bots) for the worker processes, inherited by fork
+
+
+def _play_chunk(chunk) -> list[tuple] | dict:
+    first, count = chunk
+    tables, bots = _WORK
+    try:
+        return [_summary(play_game(tables, first + k, bots)) for k in range(count)]
+    except SpecRuntimeError as e:  # pickling the exception would lose its span
+        return {"message": e.message, "span": e.span, "hint": e.hint}
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def _mean(xs: Iterable[float]) -> float:

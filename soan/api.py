@@ -15,8 +15,8 @@ from soan.dsl.analysis import parameter_uses, summary
 from soan.interpreter.account import narrate
 from soan.interpreter.bots import BOTS
 from soan.interpreter.examples import ExampleResult, run_example
-from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, load_log, play_game, replay, simulate,
-                                   spec_digest)
+from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, default_jobs, load_log, play_game, replay,
+                                   simulate, spec_digest)
 from soan.interpreter.runtime import Tables, fmt
 from soan.interpreter.state import CHANCE, TERMINAL, State
 

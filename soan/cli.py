@@ -97,6 +97,7 @@ def build_parser() -> _Parser:
     s.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
     s.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="processes (default: all cores; same output for any N)")
 
     rp = sub.add_parser("replay", allow_abbrev=False, help="replay a game log and confirm the same outcome")
     rp.add_argument("log", metavar="LOG", help="a log written by soan run --log")
@@ -368,7 +369,8 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=True, disable=args.json and not err.is_terminal) as prog:
             task = prog.add_task("games", total=args.games)
-            stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k))
+            stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k),
+                                 jobs=args.jobs if args.jobs > 0 else api.default_jobs())
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.json:
