@@ -23,6 +23,7 @@ from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 
 from . import api
+from . import compile_cmd
 from . import record as record_cmd
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -153,6 +154,7 @@ def build_parser() -> _Parser:
     pr.add_argument("--json", action="store_true", help="machine-readable output")
 
     record_cmd.add_parser(sub, common)
+    compile_cmd.add_parser(sub, common)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -773,7 +775,7 @@ def _print_diff(result: dict, out: Console) -> None:
 
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
-            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove}
+            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile}
 
 
 if __name__ == "__main__":  # pragma: no cover
