@@ -25,6 +25,7 @@ from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 from . import api
 from . import compile_cmd
 from . import record as record_cmd
+from . import sweep as sweep_cmd
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -155,6 +156,7 @@ def build_parser() -> _Parser:
 
     record_cmd.add_parser(sub, common)
     compile_cmd.add_parser(sub, common)
+    sweep_cmd.add_parser(sub)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -775,7 +777,8 @@ def _print_diff(result: dict, out: Console) -> None:
 
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
-            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile}
+            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
+            "sweep": sweep_cmd.cmd_sweep}
 
 
 if __name__ == "__main__":  # pragma: no cover
