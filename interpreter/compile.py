@@ -862,13 +862,17 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
         raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
                                "split it into several smaller choices")
     moves: list[Move] = []
-    for picked, total, key in _selections(sizes, lo, hi):
-        items = tuple(x for c, m in zip(classes, picked) for x in c[2][:m])
-        if total == 0:
-            label = "nothing"
-        else:
-            label = "{" + ", ".join(c[0] + (f" x{m}" if m > 1 else "") for c, m in zip(classes, picked) if m) + "}"
-        moves.append(Move(label, items, key))
+    for taken, key in _selections(sizes, lo, hi):
+        if not taken:
+            moves.append(Move("nothing", (), key))
+            continue
+        items: list = []
+        names = []
+        for k, m in taken:
+            label, _key, members = classes[k]
+            items.extend(members[:m])
+            names.append(label if m == 1 else f"{label} x{m}")
+        moves.append(Move("{" + ", ".join(names) + "}", tuple(items), key))
     return moves
 
 
@@ -887,7 +891,7 @@ def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
 
 @lru_cache(maxsize=4096)
 def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
-    """(how many of each class, total, sort key) for every selection, sorted by the key.
+    """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
     Hands of the same shape recur all game long, so this is computed once per shape."""
     out = []
     n = len(sizes)
@@ -897,7 +901,7 @@ def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
         if k == n:
             total = sum(picked)
             if lo <= total:
-                out.append((tuple(picked), total, (total, tuple(-m for m in picked))))
+                out.append((tuple((k, m) for k, m in enumerate(picked) if m), (total, tuple(-m for m in picked))))
             return
         for m in range(min(sizes[k], left), -1, -1):
             picked.append(m)
@@ -905,7 +909,7 @@ def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
             picked.pop()
 
     rec(0, hi)
-    out.sort(key=lambda s: s[2])
+    out.sort(key=lambda s: s[1])
     return tuple(out)
 
 
