@@ -187,6 +187,11 @@ def _attr_getter(t, name, span):
 
 
 _LITERAL_TYPES = (int, bool, str, type(None))
+_CARD_SPECIAL = ("kind", "facedown", "owner", "zone")
+
+
+def _STATIC_NAMES(t) -> set:
+    return {f for fields in t.fields for f in fields}
 
 
 class ExprCodegen:
@@ -205,9 +210,10 @@ class ExprCodegen:
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
+            "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
-                                                                   "KeyError": KeyError, "dict": dict},
+                                                                   "KeyError": KeyError, "dict": dict, "type": type},
         }
         self.sources: list[str] = []  # every generated function, in the order made (for `soan compile --show`)
         self._consts: dict[int, str] = {}
@@ -341,7 +347,34 @@ class ExprCodegen:
 
     def g_Attr(self, e, scope):
         getter = self._const(_attr_getter(self.t, e.name, e.span), f"get_{e.name}_")
-        return f"{getter}(st, {self.gen(e.obj, scope)})"
+        obj = self.gen(e.obj, scope)
+        if isinstance(e.obj, ir.Local):
+            fast = self._attr_fast(e.name, obj)
+            if fast is not None:  # the object is a name: reading it twice costs nothing and changes nothing
+                return fast.format(get=getter)
+        return f"{getter}(st, {obj})"
+
+    def _attr_fast(self, name: str, o: str) -> str | None:
+        """`o.name` inline for the object type the name usually belongs to, the general getter for
+        anything else; the same value the getter gives in every case."""
+        t = self.t
+        if name in t.player_zone_names:
+            zones = self._const(tuple(t.Z[t.slot_of[(name, p.i)]] for p in t.P), f"zones_{name}_")
+            return f"({zones}[{o}.i] if type({o}) is _PlayerRef else {{get}}(st, {o}))"
+        if name in t.player_vars or name in t.tokens:
+            if name in t.state_default or name in _CARD_SPECIAL or name in _STATIC_NAMES(t):
+                return None
+            return f"(st.pv[{name!r}][{o}.i] if type({o}) is _PlayerRef else {{get}}(st, {o}))"
+        if name in t.state_default:
+            has = self._const(tuple(name in t.kind_states[k] for k in t.kind), f"has_{name}_")
+            return f"(st.cs[{name!r}][{o}.id] if type({o}) is _CardRef and {has}[{o}.id] else {{get}}(st, {o}))"
+        if name == "kind":
+            return f"(_kind[{o}.id] if type({o}) is _CardRef else {{get}}(st, {o}))"
+        if name == "facedown":
+            return f"(st.facedown[{o}.id] if type({o}) is _CardRef else {{get}}(st, {o}))"
+        if name in _CARD_SPECIAL:
+            return None
+        return f"(_fields[{o}.id].get({name!r}) if type({o}) is _CardRef else {{get}}(st, {o}))"
 
     def g_Index(self, e, scope):
         return f"_index(st, {self.gen(e.obj, scope)}, {self.gen(e.key, scope)}, {self._const(e.span, 'span')})"

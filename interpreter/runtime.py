@@ -306,8 +306,7 @@ def as_list(st, v) -> tuple:
     if type(v) is tuple:
         return v
     if type(v) is ZoneRef:
-        C = st.t.C
-        return tuple(C[c] for c in st.zones[v.slot])
+        return tuple(map(st.t.C.__getitem__, st.zones[v.slot]))
     if v is None:
         return ()
     if isinstance(v, list):
