@@ -175,8 +175,8 @@ class RuleCompiler:
     def runs_through(self, s: ir.Stmt, calling: frozenset = frozenset()) -> bool:
         key = (id(s), calling)
         hit = self._runs_through.get(key)
-        if hit is not None:
-            return hit
+        if hit is not None and hit[0] is s:  # the node is kept in the entry, so its id is never reused
+            return hit[1]
         if isinstance(s, _LEAVES):
             ok = True
         elif isinstance(s, ir.If):
@@ -187,7 +187,7 @@ class RuleCompiler:
             ok = s.proc not in calling and self._block_runs(self.procs_ir[s.proc].body, calling | {s.proc})
         else:
             ok = False
-        self._runs_through[key] = ok
+        self._runs_through[key] = (s, ok)
         return ok
 
     def _block_runs(self, b, calling) -> bool:

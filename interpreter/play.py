@@ -251,7 +251,7 @@ def game_summaries(tables: Tables, games: int, seed: int, bots: list[str],
     return out
 
 
-_WORK = None  # (tables, bots) for the worker processes, inherited by fork
+_WORK = None  # (tables, bots) for the child processes, inherited by fork
 
 
 def _play_chunk(chunk) -> list[tuple] | dict:

@@ -18,7 +18,7 @@ from soan.dsl.errors import SpecRuntimeError
 Fn = Callable[[Any, dict], Any]
 
 ENGINES = ("compiled", "closures")
-DEFAULT_ENGINE = "closures"
+DEFAULT_ENGINE = "compiled"
 
 
 class PlayerRef:

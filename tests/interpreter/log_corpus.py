@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = Path(__file__).parent / "logs" / "corpus-random-200.json"
+CORPUS = Path(__file__).parent / "corpus" / "random-200.json"
 SEEDS = range(200)
 
 
