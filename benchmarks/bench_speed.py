@@ -151,7 +151,8 @@ def main(argv=None) -> int:
     ap.add_argument("--greedy-games", type=int, default=10)
     ap.add_argument("--jobs-games", type=int, default=400)
     ap.add_argument("--engine", default="compiled", choices=("compiled", "closures"))
-    ap.add_argument("--skip", default="", help="comma-separated parts to leave out: random,greedy,copy,jobs")
+    ap.add_argument("--skip", default="",
+                    help="comma-separated parts to leave out: random,greedy,copy,jobs,closures")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     skip = set(a.skip.split(",")) - {""}
@@ -165,6 +166,9 @@ def main(argv=None) -> int:
         report["copy"] = copy_vs_replay(spec, a.engine)
     if "jobs" not in skip:
         report["jobs"] = jobs(spec, a.jobs_games, a.engine)
+    if a.engine != "closures" and "closures" not in skip:  # the reference engine, same run, for comparison
+        report["closures"] = {"random": [random_ratio(spec, 4, a.games, "closures")],
+                              "greedy": greedy(spec, a.greedy_games, "closures")}
     if a.json:
         print(json.dumps(report, indent=1))
         return 0
@@ -188,6 +192,11 @@ def main(argv=None) -> int:
         else:
             print(f"simulate -n {j['games']}: --jobs 1 {j['jobs1_seconds']:.2f} s, --jobs 2 {j['jobs2_seconds']:.2f} s, "
                   f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}")
+    if "closures" in report:
+        c = report["closures"]
+        r = c["random"][0]
+        print(f"closure interpreter, same run: random 4 players {r['soan_games_per_second']:.0f} games/s "
+              f"(ratio {r['ratio']:.3f}); greedy {c['greedy']['ms_per_game']:.0f} ms per game")
     return 0
 
 
