@@ -146,6 +146,18 @@ def _ranking(st, seq, env, var, keys, kind, fallback, span, site):
     return tuple(top)
 
 
+def _players_from_fn(P):
+    n = len(P)
+    rings = tuple(tuple(P[(i + k) % n] for k in range(n)) for i in range(n))
+
+    def players_from(s, span):
+        if type(s) is not PlayerRef:
+            raise SpecRuntimeError(f"'players from' needs a player, got {fmt(s)}", span)
+        return rings[s.i]
+
+    return players_from
+
+
 def _attr_getter(t, name, span):
     """`obj.name` for one IR node, as runtime.ExprCompiler.x_Attr reads it."""
     pzone = name in t.player_zone_names
@@ -210,7 +222,7 @@ class ExprCodegen:
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
-            "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
+            "_players_from": _players_from_fn(tables.P), "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
                                                                    "KeyError": KeyError, "dict": dict, "type": type},
@@ -390,6 +402,9 @@ class ExprCodegen:
 
     def g_AllPlayers(self, e, scope):
         return "_P"
+
+    def g_PlayersFrom(self, e, scope):
+        return f"_players_from({self.gen(e.start, scope)}, {self._const(e.span, 'span')})"
 
     def g_ListComp(self, e, scope):
         seq = self._filtered(e.var, e.coll, e.where, scope)

@@ -35,6 +35,14 @@ def spec_digest(spec: ir.Spec) -> str:
     return h.hexdigest()
 
 
+def _tables_digest(tables: Tables) -> str:
+    """The spec's digest, computed once per tables rather than once per game."""
+    d = getattr(tables, "_spec_digest", None)
+    if d is None:
+        d = tables._spec_digest = spec_digest(tables.spec)
+    return d
+
+
 class GameRecord:
     def __init__(self, log: dict, state: State):
         self.log = log
@@ -101,7 +109,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
     log = {
         "soan_log": LOG_FORMAT,
         "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
-                 "sha256": spec_digest(tables.spec)},
+                 "sha256": _tables_digest(tables)},
         "players": tables.n,
         "seed": seed,
         "bots": bots,

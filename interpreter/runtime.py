@@ -130,6 +130,11 @@ class Tables:
                 self.slot_of[(z.name, -1 if o is None else o.i)] = len(self.zone_slots)
                 self.zone_slots.append((z, o))
         self.Z = tuple(ZoneRef(s, self.zone_label(s)) for s in range(len(self.zone_slots)))
+        # Who sees a face-up card in each slot: everyone (public), the slot's owner (owner), or nobody.
+        everyone = (1 << n_players) - 1
+        self.slot_sees = tuple(everyone if z.visibility == "public" else
+                               (1 << o.i) if z.visibility == "owner" and o is not None else 0
+                               for z, o in self.zone_slots)
         self.player_zone_names = {z.name for z in spec.zones if z.per_player}
 
         # Parameters: rulings at their provisional resolution, assumptions at their value, options off.

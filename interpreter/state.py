@@ -304,15 +304,10 @@ class State:
 
     def viewers(self, cid: int) -> int:
         """Bitmask of the players who can see card `cid` now."""
-        everyone = (1 << self.t.n) - 1
         if self.facedown[cid]:
             return self.known[cid]
-        z, owner = self.t.zone_slots[self.loc[cid]]
-        if z.visibility == "public":
-            return everyone
-        if z.visibility == "owner" and owner is not None:
-            return self.known[cid] | (1 << owner.i)
-        return self.known[cid]
+        # who sees a face-up card where it lies (everyone, its owner, nobody), and whoever has looked at it
+        return self.t.slot_sees[self.loc[cid]] | self.known[cid]
 
     def card_text(self, cid: int) -> str:
         t = self.t
