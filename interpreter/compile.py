@@ -15,7 +15,7 @@ from itertools import combinations
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, rank_groups
+from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, int_fits, rank_groups
 from .state import PASS, Chance, Decision, Frame, Move, player_index
 
 MAX_SUBSETS = 20000
@@ -593,7 +593,7 @@ class RuleCompiler:
             for p in as_list(st, player(st, f.env)):
                 i = player_index(p, span)
                 new = st.vp[item][i] + v
-                if domain is not None:
+                if domain is not None and not int_fits(domain, new):
                     st.t.check_domain(domain, new, f"P{i + 1}'s {item} score", span)
                 st.vp[item][i] = new
                 if v:
@@ -622,7 +622,8 @@ class RuleCompiler:
                 given = have if rule == "partial" else n
             st.supply[token] = max(0, have - given)
             new = st.pv[token][i] + given
-            st.t.check_domain(tok.hold, new, f"P{i + 1}'s {token}", span)
+            if not int_fits(tok.hold, new):
+                st.t.check_domain(tok.hold, new, f"P{i + 1}'s {token}", span)
             st.pv[token][i] = new
             if given:
                 st.event("token", i, token, given)

@@ -78,6 +78,11 @@ def fmt(value) -> str:
     return str(value)
 
 
+def int_fits(domain, value) -> bool:
+    """A whole number inside a number domain: the common case, checked without the general match."""
+    return type(domain) is ir.IntDomain and type(value) is int and domain.lo <= value <= domain.hi
+
+
 def in_domain(domain, value) -> bool:
     match domain:
         case ir.IntDomain(lo=lo, hi=hi):
@@ -721,16 +726,22 @@ def rank_groups(st, seq, env, var, keys, span) -> list[list]:
         if len(group) < 2 or k == len(keys):
             return [group]
         fn, desc = keys[k]
-        keyed = []
-        for idx, x in enumerate(group):
+        values = []
+        for x in group:
             inner[var] = x
             v = fn(st, inner)
             if v is None:
                 raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
                                        "filter those out with 'where', or give the key a value")
-            kv = _order_key(st, v)
-            keyed.append((_Desc(kv) if desc else kv, idx, x))
-        keyed.sort(key=lambda t: (t[0], t[1]))
+            values.append(v)
+        if all(type(v) is int for v in values):
+            # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
+            keyed = [(-v if desc else v, idx, x) for idx, (v, x) in enumerate(zip(values, group))]
+            keyed.sort()  # by (key, position): positions differ, so the items themselves are never compared
+        else:
+            keyed = [(_Desc(_order_key(st, v)) if desc else _order_key(st, v), idx, x)
+                     for idx, (v, x) in enumerate(zip(values, group))]
+            keyed.sort(key=lambda t: (t[0], t[1]))
         out: list[list] = []
         sub: list = []
         prev = None

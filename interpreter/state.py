@@ -15,7 +15,7 @@ from typing import Any
 
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt
+from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits
 
 CHANCE = -1
 TERMINAL = -4
@@ -388,7 +388,8 @@ class State:
             if name in self.t.tokens:
                 raise SpecRuntimeError(f"'{name}' is a token: use give or return", span)
             raise SpecRuntimeError(f"a player has no variable '{name}'", span)
-        self.t.check_domain(var.domain, value, f"P{i + 1}.{name}", span)
+        if not int_fits(var.domain, value):  # the message is only built for a value that may not fit
+            self.t.check_domain(var.domain, value, f"P{i + 1}.{name}", span)
         self.pv[name][i] = value
 
     def set_card_state(self, cid: int, name: str, value, span) -> None:
@@ -397,7 +398,8 @@ class State:
         if domain is None:
             raise SpecRuntimeError(f"a {kind} card has no state '{name}'",
                                    span, f"declare it in component {kind}: state {name}: ...")
-        self.t.check_domain(domain, value, f"{self.t.card_labels[cid]}.{name}", span)
+        if not int_fits(domain, value):
+            self.t.check_domain(domain, value, f"{self.t.card_labels[cid]}.{name}", span)
         self.cs[name][cid] = value
 
     def finish(self, winners: list[int], draw: bool, reason: str) -> None:
