@@ -5,6 +5,7 @@ and its speed-ups.  The slow tier replays the corpus with today's engine.
 
     python tests/interpreter/log_corpus.py --write     # re-record (only when a change of streams is intended)
     python tests/interpreter/log_corpus.py --sample    # re-record only the fast tier's 3-seed sample
+    python tests/interpreter/log_corpus.py --greedy    # re-record only the greedy games (2 seeds)
 """
 
 from __future__ import annotations
@@ -32,24 +33,25 @@ def game_digest(rec) -> str:
     return h.hexdigest()
 
 
-def digests(spec, n: int, engine: str | None = None, seeds=SEEDS) -> str:
+def digests(spec, n: int, engine: str | None = None, seeds=SEEDS, bot: str = "random") -> str:
     """One digest over the games of `seeds` (a change anywhere changes it)."""
     from soan import api
 
     tables = api.tables(spec, n, engine=engine)
     h = hashlib.sha256()
     for seed in seeds:
-        h.update(game_digest(api.play(tables, seed, ["random"] * n, narrate=True)).encode("ascii"))
+        h.update(game_digest(api.play(tables, seed, [bot] * n, narrate=True)).encode("ascii"))
     return h.hexdigest()
 
 
 SAMPLE = range(3)  # the fast tier's sample: keys "sample:SPEC-pN"
+GREEDY = range(2)  # greedy games: keys "greedy:SPEC-pN"
 
 
 def main(argv) -> int:
     from soan import api
 
-    if "--write" not in argv and "--sample" not in argv:
+    if not {"--write", "--sample", "--greedy"} & set(argv):
         print(__doc__)
         return 2
     engine = "closures"
@@ -59,7 +61,10 @@ def main(argv) -> int:
         for n in range(spec.min_players, spec.max_players + 1):
             if "--write" in argv:
                 out[f"{path.stem}-p{n}"] = digests(spec, n, engine)
-            out[f"sample:{path.stem}-p{n}"] = digests(spec, n, engine, SAMPLE)
+            if "--write" in argv or "--sample" in argv:
+                out[f"sample:{path.stem}-p{n}"] = digests(spec, n, engine, SAMPLE)
+            if "--write" in argv or "--greedy" in argv:
+                out[f"greedy:{path.stem}-p{n}"] = digests(spec, n, engine, GREEDY, "greedy")
             print(path.stem, n, out[f"{path.stem}-p{n}"], flush=True)
     CORPUS.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
