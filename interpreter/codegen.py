@@ -282,7 +282,9 @@ class ExprCodegen:
         path = span.path or self.t.spec.path
         lines = self.t.spec.text_of(span.path).splitlines()
         text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
-        return f"{path}:{span.line}: {text}"
+        # a comment ends at a line break: splitlines() left none, and nothing unprintable goes in either
+        text = "".join(ch if ch.isprintable() else "?" for ch in f"{path}:{span.line}: {text}")
+        return text
 
     def _const(self, value, hint: str = "k") -> str:
         if type(value) in _LITERAL_TYPES:

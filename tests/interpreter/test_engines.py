@@ -114,3 +114,21 @@ winner among p in players by vp(p) desc else draw
             api.play(tables, 1, ["random", "random"])
         assert "division by zero" in str(info.value)
         assert getattr(info.value, "span", None) is not None and info.value.span.line == 3
+
+
+def test_a_spec_string_enters_the_generated_source_only_as_a_literal():
+    """A string in a spec that looks like Python code is compared as a string: the generated source holds it as a
+    literal, and both engines play the same game with it."""
+    code = "x'); import os; os.system('exit 7'); ('"
+    text = f"""game "T" draft 1 players 2..2
+player {{ n: 0..5 = 0 "n" }}
+rounds 1 {{ phase main "m" {{ for p in players {{ if "{code}" == "y" {{ set p.n = 1 }} }} }} }}
+winner among p in players by vp(p) desc else draw
+"""
+    spec = api.compile_text(text, "t.soan")
+    compiled = api.tables(spec, 2, engine="compiled")
+    a = api.play(compiled, 1, ["random"] * 2, narrate=True)
+    b = api.play(api.tables(spec, 2, engine="closures"), 1, ["random"] * 2, narrate=True)
+    assert a.to_json() == b.to_json() and a.result["draw"]
+    body = [line for src in compiled.rules.x.sources for line in src.splitlines() if not line.strip().startswith("#")]
+    assert any(repr(code) in line for line in body)
