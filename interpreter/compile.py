@@ -11,6 +11,7 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
@@ -18,6 +19,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, int_fits, rank_groups
 from .state import PASS, Chance, Decision, Frame, Move, player_index
 
+_SORT_KEY = attrgetter("sort_key")
 MAX_SUBSETS = 20000
 MAX_DEPTH = 2000
 
@@ -440,7 +442,7 @@ class RuleCompiler:
             if pass_if is not None and pass_if(st, env):
                 moves.append(Move("pass", PASS, (9, "pass")))
             if bodies is None:
-                moves.sort(key=lambda m: m.sort_key)
+                moves.sort(key=_SORT_KEY)
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
 
         if s.options:
@@ -816,16 +818,16 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     zone): choosing any of them is the same move.  A card hidden from the
     chooser is named only by where it lies, never by what it is.
     [(label, sort key, members)]."""
-    classes: dict = {}
-    order = []
-    loc = st.loc
+    classes: dict = {}  # label -> (label, key, members), in the order first met
+    loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
     zones = {loc[x.id] for x in items if type(x) is CardRef}
     several_zones = len(zones) > 1
     bit = 1 << chooser
     for x in items:
         if type(x) is CardRef:
             cid = x.id
-            if st.viewers(cid) & bit:
+            # State.viewers, inline
+            if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
                 label = st.card_text(cid)
                 if several_zones:
                     label += f" in {st.t.zone_label(loc[cid])}"
@@ -840,11 +842,11 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             label, key = fmt(x), (1, x)
         else:
             label, key = fmt(x), (2, st.t.symbol_rank(x))
-        if label not in classes:
-            classes[label] = (label, key, [])
-            order.append(label)
-        classes[label][2].append(x)
-    return [classes[k] for k in order]
+        c = classes.get(label)
+        if c is None:
+            c = classes[label] = (label, key, [])
+        c[2].append(x)
+    return list(classes.values())
 
 
 def subset_moves(classes, lo, hi, span) -> list[Move]:

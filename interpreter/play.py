@@ -70,9 +70,11 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
     players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
 
     def choose(st: State, p: int, moves) -> int:
+        if len(moves) < 2:
+            return 0  # no bot is asked about a forced move
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
                         (lambda rng, s=st, q=p: determinize(s, q, rng)))
-        return players[p].choose(info) if len(moves) > 1 else 0
+        return players[p].choose(info)
 
     return record_game(tables, seed, choose, list(bots), narrate, on_step)
 
