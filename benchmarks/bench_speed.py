@@ -60,26 +60,32 @@ def _tables(spec, n, engine):
         return api.tables(spec, n)
 
 
-def random_ratio(spec, n: int, games: int, engine: str) -> dict:
-    """soan and the hand-written game alternate seed by seed, so a change of
-    load on a shared machine falls on both alike."""
-    tables = _tables(spec, n, engine)
+def random_ratio(spec, n: int, games: int, engines: tuple[str, ...]) -> dict:
+    """Each engine of soan and the hand-written game take turns seed by seed,
+    so a change of load on a shared machine falls on all of them alike."""
+    tables = {e: _tables(spec, n, e) for e in engines}
     for k in range(5):
-        api.play(tables, SEED - 10 + k, ["random"] * n)
+        for e in engines:
+            api.play(tables[e], SEED - 10 + k, ["random"] * n)
         kitano.play(n, SEED - 10 + k)
-    soan_s = ref_s = 0.0
+    spent = dict.fromkeys(engines, 0.0)
+    ref_s = 0.0
     clock = time.perf_counter
     for k in range(games):
+        for e in engines:
+            t0 = clock()
+            api.play(tables[e], SEED + k, ["random"] * n)
+            spent[e] += clock() - t0
         t0 = clock()
-        api.play(tables, SEED + k, ["random"] * n)
-        t1 = clock()
         kitano.play(n, SEED + k)
-        t2 = clock()
-        soan_s += t1 - t0
-        ref_s += t2 - t1
-    soan_gps, ref_gps = games / soan_s, games / ref_s
-    return {"players": n, "games": games, "soan_games_per_second": soan_gps,
-            "reference_games_per_second": ref_gps, "ratio": soan_gps / ref_gps}
+        ref_s += clock() - t0
+    ref_gps = games / ref_s
+    out = {"players": n, "games": games, "reference_games_per_second": ref_gps}
+    for e in engines:
+        out[e] = {"soan_games_per_second": games / spent[e], "ratio": games / spent[e] / ref_gps}
+    first = out[engines[0]]
+    out["soan_games_per_second"], out["ratio"] = first["soan_games_per_second"], first["ratio"]
+    return out
 
 
 def greedy(spec, games: int, engines: tuple[str, ...]) -> dict:
@@ -170,11 +176,11 @@ def main(argv=None) -> int:
     skip = set(a.skip.split(",")) - {""}
     spec = api.load(str(SPEC))
     report = {"machine": machine(), "engine": a.engine}
+    compare = (a.engine,) if a.engine == "closures" or "closures" in skip else (a.engine, "closures")
     if "random" not in skip:
-        report["random"] = [random_ratio(spec, n, a.games, a.engine) for n in (4, 3)]
+        report["random"] = [random_ratio(spec, n, a.games, compare) for n in (4, 3)]
     if "greedy" not in skip:
-        engines = (a.engine,) if a.engine == "closures" or "closures" in skip else (a.engine, "closures")
-        g = greedy(spec, a.greedy_games, engines)
+        g = greedy(spec, a.greedy_games, compare)
         report["greedy"] = g[a.engine]
         if "closures" in g and a.engine != "closures":
             report["greedy_closures"] = g["closures"]
@@ -182,8 +188,6 @@ def main(argv=None) -> int:
         report["copy"] = copy_vs_replay(spec, a.engine)
     if "jobs" not in skip:
         report["jobs"] = jobs(spec, a.jobs_games, a.engine)
-    if a.engine != "closures" and "closures" not in skip:  # the reference engine, same run, for comparison
-        report["closures"] = {"random": [random_ratio(spec, 4, a.games, "closures")]}
     if a.json:
         print(json.dumps(report, indent=1))
         return 0
@@ -193,6 +197,10 @@ def main(argv=None) -> int:
     for r in report.get("random", []):
         print(f"random playouts, {r['players']} players, {r['games']} games: soan {r['soan_games_per_second']:.0f} "
               f"games/s, hand-written {r['reference_games_per_second']:.0f} games/s, ratio {r['ratio']:.3f}")
+        if "closures" in r and a.engine != "closures":
+            c = r["closures"]
+            print(f"  closure interpreter, same games, taking turns: {c['soan_games_per_second']:.0f} games/s, "
+                  f"ratio {c['ratio']:.3f}")
     if "greedy" in report:
         g = report["greedy"]
         print(f"greedy game, 4 players, {g['games']} games: {g['ms_per_game']:.0f} ms per game")
@@ -207,11 +215,6 @@ def main(argv=None) -> int:
         else:
             print(f"simulate -n {j['games']}: --jobs 1 {j['jobs1_seconds']:.2f} s, --jobs 2 {j['jobs2_seconds']:.2f} s, "
                   f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}")
-    if "closures" in report:
-        c = report["closures"]
-        r = c["random"][0]
-        print(f"closure interpreter, same run: random 4 players {r['soan_games_per_second']:.0f} games/s "
-              f"(ratio {r['ratio']:.3f})")
     if "greedy_closures" in report:
         print(f"greedy game on the closure interpreter, alternating with the above: "
               f"{report['greedy_closures']['ms_per_game']:.0f} ms per game")
