@@ -58,3 +58,12 @@ def test_sweep_on_a_local_ray_instance_matches_local_processes(capsys):
     """With --ray (a local Ray instance started for the test) the cells are exactly those of local processes."""
     pytest.importorskip("ray")
     assert _sweep_json(capsys, "--ray") == _sweep_json(capsys, "--jobs", 1)
+
+
+def test_sweep_ray_without_ray_installed_says_how_to_install_it(capsys, monkeypatch):
+    """--ray where Ray cannot be imported exits 2 with the pip command of the optional extra, no traceback."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # importing it now fails, as when it is not installed
+    code, _, err = soan(capsys, "sweep", KITANO, "-p", "3", "-n", 2, "--ray")
+    assert code == 2 and 'pip install "soan[ray]"' in err and "Traceback" not in err
