@@ -49,7 +49,7 @@ class GreedyBot:
         for i in range(len(info.moves)):
             s = sample.clone()
             s.apply(i)
-            value = score_if_ended(s, self.seat, self.rng)
+            value = score_if_ended(s, self.seat, self.rng, spare=True)  # s is this move's own copy
             if best_value is None or value > best_value:
                 best, best_value = [i], value
             elif value == best_value:
@@ -60,13 +60,16 @@ class GreedyBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
-def score_if_ended(state: State, seat: int, rng: random.Random, max_steps: int = 10_000) -> float:
+def score_if_ended(state: State, seat: int, rng: random.Random, max_steps: int = 10_000,
+                   spare: bool = False) -> float:
     """The seat's score if the game's end-of-game scoring ran now.  Choices
-    inside the scoring take the first legal move; chance is sampled."""
+    inside the scoring take the first legal move; chance is sampled.  With
+    `spare`, the caller will not use `state` again, so it is scored in place
+    instead of on a copy."""
     if state.is_terminal():
         s = state
     else:
-        s = state.clone()
+        s = state if spare else state.clone()
         s.pending = None
         s.frames = [Frame(s.t.rules.end_ops, {})]
         s.run()

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, rank_groups
+from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, int_fits, rank_groups
 from .state import PASS, Chance, Decision, Frame, Move, player_index
 
+_SORT_KEY = attrgetter("sort_key")
 MAX_SUBSETS = 20000
 MAX_DEPTH = 2000
 
@@ -113,7 +116,13 @@ class RuleCompiler:
         self._def_fns: dict = {}
         self._proc_ops: dict = {}
         self._consts: dict = {}
-        self.x = ExprCompiler(tables, self)
+        self.fuse = tables.engine == "compiled" and not tables.trace
+        self._runs_through: dict = {}
+        if tables.engine == "compiled":
+            from .codegen import ExprCodegen
+            self.x = ExprCodegen(tables, self)
+        else:
+            self.x = ExprCompiler(tables, self)
         self.winner_ops = (self.winner_op(spec.winner),)
         self.end_ops = (_begin_ending,)  # set before the scoring block compiles: `end game` may sit inside it
         scoring = self.block(spec.scoring) if spec.scoring else ()
@@ -143,13 +152,135 @@ class RuleCompiler:
     def block(self, b: ir.Block | None, sim: bool = False) -> tuple:
         if b is None:
             return ()
+        if self.fuse and len(b.stmts) > 1 and all(self.runs_through(s) for s in b.stmts):
+            return (self.fused_block(b.stmts, sim),)
         return tuple(self.stmt(s, sim) for s in b.stmts)
 
     def stmt(self, s: ir.Stmt, sim: bool):
+        if self.fuse and isinstance(s, _FUSED_COMPOUNDS) and self.runs_through(s):
+            return self.fused(s, sim)
         op = getattr(self, "s_" + type(s).__name__)(s, sim)
         if self.t.trace:
             op = _traced(op, s, sim, self.t.reached)
         return op
+
+    # ---- runs that never stop: fused into one op ----------------------------------------
+    #
+    # A statement that can never stop the machine (no choice, chance, break, end or win inside,
+    # nor in a procedure it calls, and no procedure calling itself) runs from start to end in
+    # one op: loops as Python loops, blocks as sequences, instead of a frame per block and a
+    # trip round State.run per statement.  It does exactly what the frames would, in the same
+    # order, on the same env; nothing can copy the state in the middle of it, since a copy is
+    # only taken at a decision or chance event.  The compiled engine only (the closure engine
+    # stays the frame-by-frame reference), and never when tracing what examples reach.
+
+    def runs_through(self, s: ir.Stmt, calling: frozenset = frozenset()) -> bool:
+        key = (id(s), calling)
+        hit = self._runs_through.get(key)
+        if hit is not None and hit[0] is s:  # the node is kept in the entry, so its id is never reused
+            return hit[1]
+        if isinstance(s, _LEAVES):
+            ok = True
+        elif isinstance(s, ir.If):
+            ok = all(self._block_runs(b, calling) for _, b in s.branches) and self._block_runs(s.orelse, calling)
+        elif isinstance(s, (ir.For, ir.Repeat, ir.Phase)):
+            ok = self._block_runs(s.body, calling)
+        elif isinstance(s, ir.Do):
+            ok = s.proc not in calling and self._block_runs(self.procs_ir[s.proc].body, calling | {s.proc})
+        else:
+            ok = False
+        self._runs_through[key] = (s, ok)
+        return ok
+
+    def _block_runs(self, b, calling) -> bool:
+        return b is None or all(self.runs_through(s, calling) for s in b.stmts)
+
+    def fused_block(self, stmts, sim):
+        runs = tuple(self.fused(s, sim) for s in stmts)
+
+        def op(st, f):
+            for r in runs:
+                r(st, f)
+
+        return op
+
+    def fused(self, s: ir.Stmt, sim: bool):
+        """An op(st, f) that carries out `s` to its end at once (see runs_through)."""
+        if isinstance(s, _LEAVES):
+            return getattr(self, "s_" + type(s).__name__)(s, sim)
+
+        def body_of(b):
+            if b is None:
+                return None
+            runs = tuple(self.fused(x, sim) for x in b.stmts)
+            if len(runs) == 1:
+                return runs[0]
+
+            def seq(st, f):
+                for r in runs:
+                    r(st, f)
+
+            return seq
+
+        if isinstance(s, ir.If):
+            branches = tuple((self.x(t), body_of(b)) for t, b in s.branches)
+            orelse = body_of(s.orelse)
+
+            def op(st, f):
+                for test, body in branches:
+                    if test(st, f.env):
+                        if body is not None:
+                            body(st, f)
+                        return
+                if orelse is not None:
+                    orelse(st, f)
+
+            return op
+        if isinstance(s, ir.For):
+            items_of, var, body = self.x.binder(s.var, s.coll, s.where), s.var, body_of(s.body)
+
+            def op(st, f):
+                env = f.env
+                items, _ = items_of(st, env)
+                for x in items:
+                    env[var] = x
+                    if body is not None:
+                        body(st, f)
+
+            return op
+        if isinstance(s, ir.Repeat):
+            count, span, body = self.x(s.count), s.span, body_of(s.body)
+
+            def op(st, f):
+                n = count(st, f.env)
+                if not isinstance(n, int) or isinstance(n, bool):
+                    raise SpecRuntimeError(f"repeat needs a number, got {fmt(n)}", span)
+                if body is not None:
+                    for _ in range(n):
+                        body(st, f)
+
+            return op
+        if isinstance(s, ir.Phase):
+            body, name, title = body_of(s.body), s.name, s.title
+
+            def op(st, f):
+                st.event("phase", name, title)
+                if body is not None:
+                    body(st, f)
+
+            return op
+        if isinstance(s, ir.Do):
+            args, name = tuple(self.x(a) for a in s.args), s.proc
+            params = self.procs_ir[name].params
+            body = body_of(self.procs_ir[name].body)
+
+            def op(st, f):
+                env = {p: a(st, f.env) for p, a in zip(params, args)}
+                if body is not None:
+                    body(st, Frame((), env))
+
+            return op
+        raise AssertionError(f"cannot fuse {type(s).__name__}")
 
     # ---- statements -----------------------------------------------------------------
 
@@ -311,7 +442,7 @@ class RuleCompiler:
             if pass_if is not None and pass_if(st, env):
                 moves.append(Move("pass", PASS, (9, "pass")))
             if bodies is None:
-                moves.sort(key=lambda m: m.sort_key)
+                moves.sort(key=_SORT_KEY)
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
 
         if s.options:
@@ -464,7 +595,7 @@ class RuleCompiler:
             for p in as_list(st, player(st, f.env)):
                 i = player_index(p, span)
                 new = st.vp[item][i] + v
-                if domain is not None:
+                if domain is not None and not int_fits(domain, new):
                     st.t.check_domain(domain, new, f"P{i + 1}'s {item} score", span)
                 st.vp[item][i] = new
                 if v:
@@ -493,7 +624,8 @@ class RuleCompiler:
                 given = have if rule == "partial" else n
             st.supply[token] = max(0, have - given)
             new = st.pv[token][i] + given
-            st.t.check_domain(tok.hold, new, f"P{i + 1}'s {token}", span)
+            if not int_fits(tok.hold, new):
+                st.t.check_domain(tok.hold, new, f"P{i + 1}'s {token}", span)
             st.pv[token][i] = new
             if given:
                 st.event("token", i, token, given)
@@ -625,6 +757,11 @@ class RuleCompiler:
         return op
 
 
+_LEAVES = (ir.Let, ir.Set, ir.Move, ir.Draw, ir.Exchange, ir.Flip, ir.Look, ir.Award, ir.Give, ir.Return,
+           ir.Eliminate, ir.Say, ir.Check)
+_FUSED_COMPOUNDS = (ir.If, ir.For, ir.Repeat, ir.Phase, ir.Do)
+
+
 # ---- what an example reaches -------------------------------------------------------------------
 
 _KIND_NAMES = {"EndGame": "end_stmt", "If": "if_stmt"}
@@ -681,19 +818,21 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     zone): choosing any of them is the same move.  A card hidden from the
     chooser is named only by where it lies, never by what it is.
     [(label, sort key, members)]."""
-    classes: dict = {}
-    order = []
-    zones = {st.loc[x.id] for x in items if type(x) is CardRef}
+    classes: dict = {}  # label -> (label, key, members), in the order first met
+    loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
+    zones = {loc[x.id] for x in items if type(x) is CardRef}
     several_zones = len(zones) > 1
     bit = 1 << chooser
     for x in items:
         if type(x) is CardRef:
-            if st.viewers(x.id) & bit:
-                label = st.card_text(x.id)
+            cid = x.id
+            # State.viewers, inline
+            if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
+                label = st.card_text(cid)
+                if several_zones:
+                    label += f" in {st.t.zone_label(loc[cid])}"
             else:
-                label = f"hidden card {st.zones[st.loc[x.id]].index(x.id) + 1}"
-            if several_zones or not st.viewers(x.id) & bit:
-                label += f" in {st.t.zone_label(st.loc[x.id])}"
+                label = f"hidden card {st.zones[loc[cid]].index(cid) + 1} in {st.t.zone_label(loc[cid])}"
             key = (0, label)
         elif type(x) is PlayerRef:
             label, key = fmt(x), (4, x.i)
@@ -703,41 +842,78 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             label, key = fmt(x), (1, x)
         else:
             label, key = fmt(x), (2, st.t.symbol_rank(x))
-        if label not in classes:
-            classes[label] = (label, key, [])
-            order.append(label)
-        classes[label][2].append(x)
-    return [classes[k] for k in order]
+        c = classes.get(label)
+        if c is None:
+            c = classes[label] = (label, key, [])
+        c[2].append(x)
+    return list(classes.values())
 
 
 def subset_moves(classes, lo, hi, span) -> list[Move]:
-    """Every choice of between lo and hi items, items alike counted once."""
+    """Every choice of between lo and hi items, items alike counted once,
+    ordered by (how many, then more of the earlier classes first)."""
     if not isinstance(lo, int) or not isinstance(hi, int):
         raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
     classes = sorted(classes, key=lambda c: c[1])
-    sizes = [len(c[2]) for c in classes]
+    sizes = tuple(len(c[2]) for c in classes)
     hi = min(hi, sum(sizes))
+    if hi < lo:
+        return []
+    # The limit as the first enumeration applied it: it stopped once more than the limit were
+    # listed and anything was left to visit; the empty selection, when allowed, is visited last.
+    if _count_selections(sizes, lo, hi) > MAX_SUBSETS + (1 if lo <= 0 else 0):
+        raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
+                               "split it into several smaller choices")
     moves: list[Move] = []
+    for taken, key in _selections(sizes, lo, hi):
+        if not taken:
+            moves.append(Move("nothing", (), key))
+            continue
+        items: list = []
+        names = []
+        for k, m in taken:
+            label, _key, members = classes[k]
+            items.extend(members[:m])
+            names.append(label if m == 1 else f"{label} x{m}")
+        moves.append(Move("{" + ", ".join(names) + "}", tuple(items), key))
+    return moves
 
-    def rec(k, left, picked):
-        if len(moves) > MAX_SUBSETS:
-            raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
-                                   "split it into several smaller choices")
-        if k == len(classes):
+
+def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
+    """How many ways to take between lo and hi items from classes of these sizes."""
+    ways = [1] + [0] * hi  # ways[t]: selections of exactly t items from the classes so far
+    for size in sizes:
+        new = [0] * (hi + 1)
+        for t, w in enumerate(ways):
+            if w:
+                for m in range(min(size, hi - t) + 1):
+                    new[t + m] += w
+        ways = new
+    return sum(ways[max(lo, 0):])
+
+
+@lru_cache(maxsize=4096)
+def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
+    """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
+    Hands of the same shape recur all game long, so this is computed once per shape."""
+    out = []
+    n = len(sizes)
+    picked: list[int] = []
+
+    def rec(k, left):
+        if k == n:
             total = sum(picked)
             if lo <= total:
-                items = tuple(x for c, m in zip(classes, picked) for x in c[2][:m])
-                label = "{" + ", ".join(c[0] + (f" x{m}" if m > 1 else "") for c, m in zip(classes, picked) if m) + "}"
-                if total == 0:
-                    label = "nothing"
-                moves.append(Move(label, items, (total, tuple(-m for m in picked))))
+                out.append((tuple((k, m) for k, m in enumerate(picked) if m), (total, tuple(-m for m in picked))))
             return
         for m in range(min(sizes[k], left), -1, -1):
-            rec(k + 1, left - m, picked + [m])
+            picked.append(m)
+            rec(k + 1, left - m)
+            picked.pop()
 
-    if hi >= lo:
-        rec(0, hi, [])
-    return moves
+    rec(0, hi)
+    out.sort(key=lambda s: s[1])
+    return tuple(out)
 
 
 __all__ = ["RuleCompiler", "combinations"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from soan.dsl import ir
+from soan.dsl.errors import SpecRuntimeError
 
 from .bots import BOTS, BotInput, determinize
 from .runtime import Tables
@@ -32,6 +33,14 @@ def spec_digest(spec: ir.Spec) -> str:
         if path != spec.path:
             h.update(b"\0" + spec.sources[path].encode("utf-8"))
     return h.hexdigest()
+
+
+def _tables_digest(tables: Tables) -> str:
+    """The spec's digest, computed once per tables rather than once per game."""
+    d = getattr(tables, "_spec_digest", None)
+    if d is None:
+        d = tables._spec_digest = spec_digest(tables.spec)
+    return d
 
 
 class GameRecord:
@@ -61,9 +70,11 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
     players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
 
     def choose(st: State, p: int, moves) -> int:
+        if len(moves) < 2:
+            return 0  # no bot is asked about a forced move
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
                         (lambda rng, s=st, q=p: determinize(s, q, rng)))
-        return players[p].choose(info) if len(moves) > 1 else 0
+        return players[p].choose(info)
 
     return record_game(tables, seed, choose, list(bots), narrate, on_step)
 
@@ -100,7 +111,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
     log = {
         "soan_log": LOG_FORMAT,
         "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
-                 "sha256": spec_digest(tables.spec)},
+                 "sha256": _tables_digest(tables)},
         "players": tables.n,
         "seed": seed,
         "bots": bots,
@@ -156,8 +167,12 @@ def load_log(path: str | Path) -> dict:
 
 
 def simulate(tables: Tables, games: int, seed: int, bots: list[str],
-             progress: Callable[[int], None] | None = None) -> dict:
-    """Play `games` games on seeds seed, seed+1, ... and summarise them."""
+             progress: Callable[[int], None] | None = None, jobs: int = 1) -> dict:
+    """Play `games` games on seeds seed, seed+1, ... and summarise them.
+
+    `jobs` > 1 plays them in that many processes, split by seed and summed up
+    in seed order, so the summary is the same for any number of jobs."""
+    summaries = game_summaries(tables, games, seed, bots, progress, jobs)
     n = tables.n
     scores = [[] for _ in range(n)]
     wins = [0.0] * n
@@ -168,9 +183,7 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
     eliminated = [0] * n
     consulted: dict[str, int] = {}
     marks: dict[str, int] = {}
-    for g in range(games):
-        rec = play_game(tables, seed + g, bots)
-        res = rec.result
+    for res, n_decisions, game_consulted, mark_kinds in summaries:
         for i in range(n):
             key = f"P{i + 1}"
             scores[i].append(res["scores"][key])
@@ -186,13 +199,11 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
             if not res["draw"]:
                 wins[int(w[1:]) - 1] += 1 / len(res["winners"])
         lengths.append(res["rounds"])
-        decisions.append(sum(1 for s in rec.log["steps"] if "move" in s))
-        for r in rec.log["consulted_rulings"]:
+        decisions.append(n_decisions)
+        for r in game_consulted:
             consulted[r] = consulted.get(r, 0) + 1
-        for kind in {kind for kind, _site in rec.state.marks}:  # once per game, however many sites
+        for kind in mark_kinds:  # once per game, however many sites
             marks[kind] = marks.get(kind, 0) + 1
-        if progress:
-            progress(g + 1)
     all_scores = [s for col in scores for s in col]
     return {
         "spec": tables.spec.name, "draft": tables.spec.draft, "players": n, "games": games, "seed": seed,
@@ -209,6 +220,73 @@ def simulate(tables: Tables, games: int, seed: int, bots: list[str],
         "rulings_consulted": {k: v / games for k, v in sorted(consulted.items())},
         "games_with": {k: v / games for k, v in sorted(marks.items())},
     }
+
+
+def _summary(rec: GameRecord) -> tuple:
+    """What simulate keeps of one game: small enough to send between processes."""
+    return (rec.result, sum(1 for s in rec.log["steps"] if "move" in s), tuple(rec.log["consulted_rulings"]),
+            tuple(sorted({kind for kind, _site in rec.state.marks})))
+
+
+def game_summaries(tables: Tables, games: int, seed: int, bots: list[str],
+                   progress: Callable[[int], None] | None = None, jobs: int = 1) -> list[tuple]:
+    """The summary of every game, in seed order, played in `jobs` processes.  An
+    error raises the one the lowest failing seed raises, as one process would."""
+    jobs = max(1, min(jobs, games))
+    if jobs == 1 or not _can_fork():
+        out = []
+        for g in range(games):
+            out.append(_summary(play_game(tables, seed + g, bots)))
+            if progress:
+                progress(g + 1)
+        return out
+    import multiprocessing
+
+    # Chunks of consecutive seeds, several per process so that the processes finish together.
+    size = max(1, min(50, -(-games // (jobs * 4))))
+    chunks = [(seed + lo, min(size, games - lo)) for lo in range(0, games, size)]
+    global _WORK
+    _WORK = (tables, bots)
+    out: list[tuple] = []
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for part in pool.imap(_play_chunk, chunks):  # in chunk order, whatever order they finish in
+                if isinstance(part, dict):  # a rule failed in that chunk: the error, rebuilt with its span
+                    raise SpecRuntimeError(part["message"], part["span"], part["hint"])
+                out.extend(part)
+                if progress:
+                    progress(len(out))
+    finally:
+        _WORK = None
+    return out
+
+
+_WORK = None  # (tables, bots) for the child processes, inherited by fork
+
+
+def _play_chunk(chunk) -> list[tuple] | dict:
+    first, count = chunk
+    tables, bots = _WORK
+    try:
+        return [_summary(play_game(tables, first + k, bots)) for k in range(count)]
+    except SpecRuntimeError as e:  # pickling the exception would lose its span
+        return {"message": e.message, "span": e.span, "hint": e.hint}
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def _mean(xs: Iterable[float]) -> float:

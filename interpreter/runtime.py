@@ -17,6 +17,9 @@ from soan.dsl.errors import SpecRuntimeError
 
 Fn = Callable[[Any, dict], Any]
 
+ENGINES = ("compiled", "closures")
+DEFAULT_ENGINE = "compiled"
+
 
 class PlayerRef:
     __slots__ = ("i",)
@@ -75,6 +78,11 @@ def fmt(value) -> str:
     return str(value)
 
 
+def int_fits(domain, value) -> bool:
+    """A whole number inside a number domain: the common case, checked without the general match."""
+    return type(domain) is ir.IntDomain and type(value) is int and domain.lo <= value <= domain.hi
+
+
 def in_domain(domain, value) -> bool:
     match domain:
         case ir.IntDomain(lo=lo, hi=hi):
@@ -95,10 +103,15 @@ class Tables:
     the cards and their fixed fields, the zones and their slots, the values of
     rulings, assumptions and options, and the compiled rules."""
 
-    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None, trace: bool = False):
+    def __init__(self, spec: ir.Spec, n_players: int, params: dict[str, Any] | None = None, trace: bool = False,
+                 engine: str | None = None):
         if not spec.min_players <= n_players <= spec.max_players:
             raise ValueError(f"{spec.name} is for {spec.min_players}..{spec.max_players} players, not {n_players}")
         self.spec = spec
+        # How expressions run: "compiled" (generated Python source, interpreter/codegen.py) or "closures".
+        self.engine = engine or DEFAULT_ENGINE
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine '{self.engine}' (known: {', '.join(ENGINES)})")
         # With trace, every statement kind and decision kind the rules reach is noted here (examples' coverage).
         self.trace = trace
         self.reached: set[tuple[str, str]] = set()
@@ -122,6 +135,11 @@ class Tables:
                 self.slot_of[(z.name, -1 if o is None else o.i)] = len(self.zone_slots)
                 self.zone_slots.append((z, o))
         self.Z = tuple(ZoneRef(s, self.zone_label(s)) for s in range(len(self.zone_slots)))
+        # Who sees a face-up card in each slot: everyone (public), the slot's owner (owner), or nobody.
+        everyone = (1 << n_players) - 1
+        self.slot_sees = tuple(everyone if z.visibility == "public" else
+                               (1 << o.i) if z.visibility == "owner" and o is not None else 0
+                               for z, o in self.zone_slots)
         self.player_zone_names = {z.name for z in spec.zones if z.per_player}
 
         # Parameters: rulings at their provisional resolution, assumptions at their value, options off.
@@ -223,6 +241,8 @@ class Tables:
         return ()
 
     def check_domain(self, domain, value, what: str, span) -> None:
+        if type(domain) is ir.IntDomain and type(value) is int and domain.lo <= value <= domain.hi:
+            return  # the common case, without the general match below
         ok = in_domain(domain, value)
         if ok and isinstance(domain, ir.EnumDomain):
             ok = value is None or value in self.domain_values(domain)
@@ -303,8 +323,7 @@ def as_list(st, v) -> tuple:
     if type(v) is tuple:
         return v
     if type(v) is ZoneRef:
-        C = st.t.C
-        return tuple(C[c] for c in st.zones[v.slot])
+        return tuple(map(st.t.C.__getitem__, st.zones[v.slot]))
     if v is None:
         return ()
     if isinstance(v, list):
@@ -714,16 +733,22 @@ def rank_groups(st, seq, env, var, keys, span) -> list[list]:
         if len(group) < 2 or k == len(keys):
             return [group]
         fn, desc = keys[k]
-        keyed = []
-        for idx, x in enumerate(group):
+        values = []
+        for x in group:
             inner[var] = x
             v = fn(st, inner)
             if v is None:
                 raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
                                        "filter those out with 'where', or give the key a value")
-            kv = _order_key(st, v)
-            keyed.append((_Desc(kv) if desc else kv, idx, x))
-        keyed.sort(key=lambda t: (t[0], t[1]))
+            values.append(v)
+        if all(type(v) is int for v in values):
+            # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
+            keyed = [(-v if desc else v, idx, x) for idx, (v, x) in enumerate(zip(values, group))]
+            keyed.sort()  # by (key, position): positions differ, so the items themselves are never compared
+        else:
+            keyed = [(_Desc(_order_key(st, v)) if desc else _order_key(st, v), idx, x)
+                     for idx, (v, x) in enumerate(zip(values, group))]
+            keyed.sort(key=lambda t: (t[0], t[1]))
         out: list[list] = []
         sub: list = []
         prev = None

@@ -15,7 +15,7 @@ from typing import Any
 
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt
+from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits
 
 CHANCE = -1
 TERMINAL = -4
@@ -163,10 +163,14 @@ class State:
             rng.shuffle(perm)
             return perm
         r = rng.random()
-        acc = Fraction(0)
+        # r < (running sum of the probabilities), decided exactly in integers (as Fraction would, but
+        # without building a Fraction per outcome): r = rn / rd exactly, the sum = an / ad.
+        rn, rd = r.as_integer_ratio()
+        an, ad = 0, 1
         for i, (_, p) in enumerate(c.outcomes):
-            acc += p
-            if r < acc:
+            pn, pd = p.numerator, p.denominator
+            an, ad = an * pd + pn * ad, ad * pd
+            if rn * ad < an * rd:
                 return i
         return len(c.outcomes) - 1
 
@@ -300,15 +304,10 @@ class State:
 
     def viewers(self, cid: int) -> int:
         """Bitmask of the players who can see card `cid` now."""
-        everyone = (1 << self.t.n) - 1
         if self.facedown[cid]:
             return self.known[cid]
-        z, owner = self.t.zone_slots[self.loc[cid]]
-        if z.visibility == "public":
-            return everyone
-        if z.visibility == "owner" and owner is not None:
-            return self.known[cid] | (1 << owner.i)
-        return self.known[cid]
+        # who sees a face-up card where it lies (everyone, its owner, nobody), and whoever has looked at it
+        return self.t.slot_sees[self.loc[cid]] | self.known[cid]
 
     def card_text(self, cid: int) -> str:
         t = self.t
@@ -389,7 +388,8 @@ class State:
             if name in self.t.tokens:
                 raise SpecRuntimeError(f"'{name}' is a token: use give or return", span)
             raise SpecRuntimeError(f"a player has no variable '{name}'", span)
-        self.t.check_domain(var.domain, value, f"P{i + 1}.{name}", span)
+        if not int_fits(var.domain, value):  # the message is only built for a value that may not fit
+            self.t.check_domain(var.domain, value, f"P{i + 1}.{name}", span)
         self.pv[name][i] = value
 
     def set_card_state(self, cid: int, name: str, value, span) -> None:
@@ -398,7 +398,8 @@ class State:
         if domain is None:
             raise SpecRuntimeError(f"a {kind} card has no state '{name}'",
                                    span, f"declare it in component {kind}: state {name}: ...")
-        self.t.check_domain(domain, value, f"{self.t.card_labels[cid]}.{name}", span)
+        if not int_fits(domain, value):
+            self.t.check_domain(domain, value, f"{self.t.card_labels[cid]}.{name}", span)
         self.cs[name][cid] = value
 
     def finish(self, winners: list[int], draw: bool, reason: str) -> None:

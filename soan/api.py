@@ -15,8 +15,8 @@ from soan.dsl.analysis import parameter_uses, summary
 from soan.interpreter.account import narrate
 from soan.interpreter.bots import BOTS
 from soan.interpreter.examples import ExampleResult, run_example
-from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, load_log, play_game, replay, simulate,
-                                   spec_digest)
+from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, default_jobs, load_log, play_game, replay,
+                                   simulate, spec_digest)
 from soan.interpreter.runtime import Tables, fmt
 from soan.interpreter.state import CHANCE, TERMINAL, State
 
@@ -34,8 +34,9 @@ MARK_NAMES = {"tie_fallback": "a tie settled by a fallback", "short_draw": "a dr
 load = load_spec
 
 
-def tables(spec: ir.Spec, players: int, params: dict | None = None) -> Tables:
-    return Tables(spec, players, params)
+def tables(spec: ir.Spec, players: int, params: dict | None = None, engine: str | None = None) -> Tables:
+    """`engine`: "compiled" (generated Python, interpreter/codegen.py) or "closures"; None: the default."""
+    return Tables(spec, players, params, engine=engine)
 
 
 def play(tables: Tables, seed: int, bots: list[str], narrate: bool = False) -> GameRecord:

@@ -23,7 +23,9 @@ from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 
 from . import api
+from . import compile_cmd
 from . import record as record_cmd
+from . import sweep as sweep_cmd
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -101,6 +103,7 @@ def build_parser() -> _Parser:
     s.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
     s.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="processes (default: all cores; same output for any N)")
 
     rp = sub.add_parser("replay", allow_abbrev=False, help="replay a game log and confirm the same outcome")
     rp.add_argument("log", metavar="LOG", help="a log written by soan run --log")
@@ -161,6 +164,8 @@ def build_parser() -> _Parser:
     pr.add_argument("--json", action="store_true", help="machine-readable output")
 
     record_cmd.add_parser(sub, common)
+    compile_cmd.add_parser(sub, common)
+    sweep_cmd.add_parser(sub)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -377,7 +382,8 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=True, disable=args.json and not err.is_terminal) as prog:
             task = prog.add_task("games", total=args.games)
-            stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k))
+            stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k),
+                                 jobs=args.jobs if args.jobs > 0 else api.default_jobs())
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.json:
@@ -791,7 +797,8 @@ def _print_diff(result: dict, out: Console) -> None:
 
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
-            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove}
+            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
+            "sweep": sweep_cmd.cmd_sweep}
 
 
 if __name__ == "__main__":  # pragma: no cover

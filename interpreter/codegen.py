@@ -1,0 +1,517 @@
+"""The compiled backend for expressions: each expression of the checked IR
+becomes one plain Python function `(state, env) -> value`, written out as
+source, `compile()`d once and cached by spec digest (the way attrs builds its
+methods from generated source).
+
+Why: the closure interpreter (runtime.ExprCompiler) calls one closure per IR
+node, so `count(c in p.storehouse where c.suit == s)` costs a dozen Python
+calls per card.  Here the whole expression is one function; a comprehension's
+variable is a Python local, not a key of a copied dict.
+
+What is compiled: every expression node except a ranking's keys machinery
+(the ranking itself is compiled, its tie-grouping is runtime.rank_groups) and
+the rarer builtins (sees, reverse, take, abs, next, distance, player, supply,
+aggregates over several arguments), which call the closure interpreter's own
+code for that node.  Statements stay closures (interpreter/compile.py); they
+call these functions.
+
+Safety: the source is produced only from IR nodes.  Every value from a spec
+(a name, a string, a number) enters it as a Python literal made by `repr` of
+an int, bool, None or str, or as a constant of the module's namespace; a spec
+cannot put code into it.
+
+Same games, bit for bit: every function evaluates what the closure would, in
+the same order (list comprehensions, never lazy generators, so a ruling read
+or a tie mark happens exactly as often), and reports errors with the node's
+span.  A local with no value (the checker bypassed) falls back to the closure,
+which raises the located error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from soan.dsl import ir
+from soan.dsl.errors import SpecRuntimeError
+
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, fmt,
+                      rank_groups)
+
+# (spec digest, players, parameters, function source) -> code object
+_CODE_CACHE: dict[tuple, object] = {}
+
+
+def _lt(st, a, b, span):
+    if type(a) is int and type(b) is int:
+        return a < b
+    return _compare(st, a, b, span, lambda x, y: x < y)
+
+
+def _le(st, a, b, span):
+    if type(a) is int and type(b) is int:
+        return a <= b
+    return _compare(st, a, b, span, lambda x, y: x <= y)
+
+
+def _gt(st, a, b, span):
+    if type(a) is int and type(b) is int:
+        return a > b
+    return _compare(st, a, b, span, lambda x, y: x > y)
+
+
+def _ge(st, a, b, span):
+    if type(a) is int and type(b) is int:
+        return a >= b
+    return _compare(st, a, b, span, lambda x, y: x >= y)
+
+
+def _compare(st, a, b, span, fn):
+    if a is None or b is None:
+        raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span)
+    try:
+        return fn(_order_key(st, a), _order_key(st, b))
+    except TypeError:
+        raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span) from None
+
+
+def _sub(a, b, span):
+    if type(a) is int and type(b) is int:
+        return a - b
+    return _num(a, span) - _num(b, span)
+
+
+def _mul(a, b, span):
+    if type(a) is int and type(b) is int:
+        return a * b
+    return _num(a, span) * _num(b, span)
+
+
+def _floordiv(a, b, span):
+    a, b = _num(a, span), _num(b, span)
+    if b == 0:
+        raise SpecRuntimeError("division by zero", span)
+    return a // b
+
+
+def _mod(a, b, span):
+    a, b = _num(a, span), _num(b, span)
+    if b == 0:
+        raise SpecRuntimeError("division by zero", span)
+    return a % b
+
+
+def _add(st, a, b, span):
+    if type(a) is int and type(b) is int:
+        return a + b
+    if type(a) is tuple or type(b) is tuple:
+        return as_list(st, a) + as_list(st, b)
+    return _num(a, span) + _num(b, span)
+
+
+def _neg(a, span):
+    return -_num(a, span)
+
+
+def _index(st, obj, k, span):
+    seq = as_list(st, obj)
+    if not isinstance(k, int) or not -len(seq) <= k < len(seq):
+        raise SpecRuntimeError(f"index {fmt(k)} is outside a list of {len(seq)}", span)
+    return seq[k]
+
+
+def _position(st, c, span):
+    if type(c) is not CardRef:
+        raise SpecRuntimeError(f"position() needs a card, got {fmt(c)}", span)
+    return st.zones[st.loc[c.id]].index(c.id)
+
+
+def _ranking(st, seq, env, var, keys, kind, fallback, span, site):
+    groups = rank_groups(st, seq, env, var, keys, span)
+    if kind == "order":
+        out = []
+        for g in groups:
+            if len(g) > 1:
+                st.mark("tie_fallback", site)
+            out.extend(g)
+        return tuple(out)
+    if not groups:
+        return ()
+    top = groups[0]
+    if len(top) > 1:
+        st.mark("tie_fallback", site)
+        if fallback == "none":
+            return ()
+        if fallback == "stable":
+            return (top[0],)
+    return tuple(top)
+
+
+def _players_from_fn(P):
+    n = len(P)
+    rings = tuple(tuple(P[(i + k) % n] for k in range(n)) for i in range(n))
+
+    def players_from(s, span):
+        if type(s) is not PlayerRef:
+            raise SpecRuntimeError(f"'players from' needs a player, got {fmt(s)}", span)
+        return rings[s.i]
+
+    return players_from
+
+
+def _attr_getter(t, name, span):
+    """`obj.name` for one IR node, as runtime.ExprCompiler.x_Attr reads it."""
+    pzone = name in t.player_zone_names
+    pvar = name in t.player_vars or name in t.tokens
+    slot_of, Z, kind_states, kind, fields, owner = t.slot_of, t.Z, t.kind_states, t.kind, t.fields, t.owner
+    is_state = name in t.state_default
+
+    def get(st, o):
+        if type(o) is CardRef:
+            cid = o.id
+            if is_state:
+                v = st.cs[name][cid]
+                if v is not None or name in kind_states[kind[cid]]:
+                    return v
+            if name == "kind":
+                return kind[cid]
+            if name == "facedown":
+                return st.facedown[cid]
+            if name == "owner":
+                return owner[cid]
+            if name == "zone":
+                return Z[st.loc[cid]]
+            return fields[cid].get(name)
+        if type(o) is PlayerRef:
+            if pzone:
+                return Z[slot_of[(name, o.i)]]
+            if pvar:
+                return st.pv[name][o.i]
+            if name == "eliminated":
+                return st.elim[o.i]
+            if name == "seat":
+                return o.i + 1
+            raise SpecRuntimeError(f"a player has no '{name}'", span)
+        if o is None:
+            return None
+        raise SpecRuntimeError(f"{fmt(o)} has no '{name}'", span)
+
+    return get
+
+
+_LITERAL_TYPES = (int, bool, str, type(None))
+_CARD_SPECIAL = ("kind", "facedown", "owner", "zone")
+
+
+def _STATIC_NAMES(t) -> set:
+    return {f for fields in t.fields for f in fields}
+
+
+class ExprCodegen:
+    """IR expression -> a generated function (state, env) -> value.  Same
+    interface as runtime.ExprCompiler, so the statement compiler and every
+    other caller (examples, verify's questions) use either."""
+
+    def __init__(self, tables, rules):
+        from .play import spec_digest  # play imports the runtime; this module is imported lazily
+
+        self.t = tables
+        self.rules = rules
+        self.closures = ExprCompiler(tables, rules)
+        self.key = (spec_digest(tables.spec), tables.n, tuple(sorted((k, repr(v)) for k, v in tables.overrides.items())))
+        self.ns: dict = {
+            "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
+            "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
+            "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
+            "_players_from": _players_from_fn(tables.P), "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
+            "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
+                                                                   "any": any, "all": all, "bool": bool,
+                                                                   "KeyError": KeyError, "dict": dict, "type": type},
+        }
+        self.sources: list[str] = []  # every generated function, in the order made (for `soan compile --show`)
+        self._consts: dict[int, str] = {}
+        self._n = 0
+        self._defs_started: set[str] = set()
+        self._slow: dict[str, object] = {}
+
+    # ---- the public interface ---------------------------------------------------------------
+
+    def __call__(self, e: ir.Expr | None):
+        if e is None:
+            return None
+        name = self._fresh("e")
+        code = self.gen(e, {})
+        return self._define(name, e, f"return {code}")
+
+    def binder(self, var, coll, where):
+        """`var in coll where cond` -> fn(state, env) -> (items kept, env), as runtime's binder."""
+        name = self._fresh("b")
+        seq = self._filtered(var, coll, where, {})
+        node = where if where is not None else coll
+        return self._define(name, node, f"return ({seq}, env)", as_tuple=True, fallback=self.closures.binder(var, coll, where))
+
+    def source(self) -> str:
+        return "\n".join(self.sources)
+
+    # ---- building functions -------------------------------------------------------------------
+
+    def _fresh(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def _define(self, name, node, body, as_tuple=False, fallback=None):
+        span = getattr(node, "span", None)
+        where = self._where(span)
+        slow = self._const(fallback if fallback is not None else _LazyClosure(self.closures, node), "closure")
+        src = (f"def {name}(st, env):\n"
+               f"    # {where}\n"
+               f"    try:\n"
+               f"        {body}\n"
+               f"    except KeyError:  # a local without a value: the closure raises the located error\n"
+               f"        return {slow}(st, env)\n")
+        key = (self.key, src)
+        code = _CODE_CACHE.get(key)
+        if code is None:
+            code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
+        exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
+        self.sources.append(src)
+        return self.ns[name]
+
+    def _where(self, span) -> str:
+        if span is None or not span.line:
+            return "(no source line)"
+        path = span.path or self.t.spec.path
+        lines = self.t.spec.text_of(span.path).splitlines()
+        text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
+        # a comment ends at a line break: splitlines() left none, and nothing unprintable goes in either
+        text = "".join(ch if ch.isprintable() else "?" for ch in f"{path}:{span.line}: {text}")
+        return text
+
+    def _const(self, value, hint: str = "k") -> str:
+        if type(value) in _LITERAL_TYPES:
+            return repr(value)
+        k = self._consts.get(id(value))
+        if k is None:
+            name = f"_{hint}{len(self._consts)}"
+            self._consts[id(value)] = name
+            self.ns[name] = value
+            self.ns.setdefault("_keep", []).append(value)  # ids stay unique while referenced
+            k = name
+        return k
+
+    def _env(self, scope) -> str:
+        """The env a closure or key function needs here: the comprehension locals folded in."""
+        if not scope:
+            return "env"
+        return "{**env, " + ", ".join(f"{k!r}: {v}" for k, v in scope.items()) + "}"
+
+    def _fallback(self, e, scope) -> str:
+        fn = self.closures(e)
+        return f"{self._const(fn, 'closure')}(st, {self._env(scope)})"
+
+    def _filtered(self, var, coll, where, scope, as_tuple=True) -> str:
+        """The elements of `coll` that satisfy `where`, as a tuple (or a list, for an aggregate)."""
+        src = f"as_list(st, {self.gen(coll, scope)})"
+        if where is None:
+            return src
+        v = self._fresh("v")
+        inner = {**scope, var: v}
+        comp = f"[{v} for {v} in {src} if {self.gen(where, inner)}]"
+        return f"tuple({comp})" if as_tuple else comp
+
+    # ---- expressions --------------------------------------------------------------------------
+
+    def gen(self, e, scope) -> str:
+        m = getattr(self, "g_" + type(e).__name__, None)
+        if m is None:
+            return self._fallback(e, scope)
+        return m(e, scope)
+
+    def g_Int(self, e, scope):
+        return repr(e.value)
+
+    g_Bool = g_Str = g_Int
+
+    def g_NoneLit(self, e, scope):
+        return "None"
+
+    def g_Symbol(self, e, scope):
+        return repr(e.name)
+
+    def g_Local(self, e, scope):
+        if e.name in scope:
+            return scope[e.name]
+        return f"env[{e.name!r}]"
+
+    def g_GlobalVar(self, e, scope):
+        return f"st.gv[{e.name!r}]"
+
+    def g_SharedZone(self, e, scope):
+        return self._const(self.t.Z[self.t.slot_of[(e.name, -1)]])
+
+    def g_Param(self, e, scope):
+        value = self._const(self.t.params[e.name])
+        if self.t.param_kind[e.name] == "ruling":
+            return f"(st.consulted.add({e.name!r}) or {value})"  # add() gives None: the value is the result
+        return value
+
+    def g_Builtin(self, e, scope):
+        if e.name == "round":
+            return "st.round"
+        return repr(self.t.n)
+
+    def g_Attr(self, e, scope):
+        getter = self._const(_attr_getter(self.t, e.name, e.span), f"get_{e.name}_")
+        obj = self.gen(e.obj, scope)
+        if isinstance(e.obj, ir.Local):
+            fast = self._attr_fast(e.name, obj)
+            if fast is not None:  # the object is a name: reading it twice costs nothing and changes nothing
+                return fast.format(get=getter)
+        return f"{getter}(st, {obj})"
+
+    def _attr_fast(self, name: str, o: str) -> str | None:
+        """`o.name` inline for the object type the name usually belongs to, the general getter for
+        anything else; the same value the getter gives in every case."""
+        t = self.t
+        if name in t.player_zone_names:
+            zones = self._const(tuple(t.Z[t.slot_of[(name, p.i)]] for p in t.P), f"zones_{name}_")
+            return f"({zones}[{o}.i] if type({o}) is _PlayerRef else {{get}}(st, {o}))"
+        if name in t.player_vars or name in t.tokens:
+            if name in t.state_default or name in _CARD_SPECIAL or name in _STATIC_NAMES(t):
+                return None
+            return f"(st.pv[{name!r}][{o}.i] if type({o}) is _PlayerRef else {{get}}(st, {o}))"
+        if name in t.state_default:
+            has = self._const(tuple(name in t.kind_states[k] for k in t.kind), f"has_{name}_")
+            return f"(st.cs[{name!r}][{o}.id] if type({o}) is _CardRef and {has}[{o}.id] else {{get}}(st, {o}))"
+        if name == "kind":
+            return f"(_kind[{o}.id] if type({o}) is _CardRef else {{get}}(st, {o}))"
+        if name == "facedown":
+            return f"(st.facedown[{o}.id] if type({o}) is _CardRef else {{get}}(st, {o}))"
+        if name in _CARD_SPECIAL:
+            return None
+        return f"(_fields[{o}.id].get({name!r}) if type({o}) is _CardRef else {{get}}(st, {o}))"
+
+    def g_Index(self, e, scope):
+        return f"_index(st, {self.gen(e.obj, scope)}, {self.gen(e.key, scope)}, {self._const(e.span, 'span')})"
+
+    def g_ListLit(self, e, scope):
+        items = [self.gen(i, scope) for i in e.items]
+        if not items:
+            return "()"
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def g_RangeExpr(self, e, scope):
+        return f"tuple(range({self.gen(e.lo, scope)}, {self.gen(e.hi, scope)} + 1))"
+
+    def g_AllPlayers(self, e, scope):
+        return "_P"
+
+    def g_PlayersFrom(self, e, scope):
+        return f"_players_from({self.gen(e.start, scope)}, {self._const(e.span, 'span')})"
+
+    def g_ListComp(self, e, scope):
+        seq = self._filtered(e.var, e.coll, e.where, scope)
+        if e.value is None:
+            return seq
+        v = self._fresh("v")
+        return f"tuple([{self.gen(e.value, {**scope, e.var: v})} for {v} in {seq}])"
+
+    def g_Agg(self, e, scope):
+        if e.func in ("all", "any") and e.value is None and e.where is not None:
+            return self.g_Agg(ir.Agg(e.func, e.var, e.coll, None, e.where, span=e.span), scope)
+        seq = self._filtered(e.var, e.coll, e.where, scope, as_tuple=e.func not in ("count", "size", "any", "all"))
+        if e.value is not None:
+            v = self._fresh("v")
+            seq = f"[{self.gen(e.value, {**scope, e.var: v})} for {v} in {seq}]"
+            if e.func not in ("count", "size", "any", "all"):
+                seq = f"tuple({seq})"
+        if e.func in ("count", "size"):
+            return f"len({seq})"
+        if e.func in ("any", "all"):
+            return f"{e.func}({seq})"
+        return f"_AGGS[{e.func!r}]({seq}, {self._const(e.span, 'span')})"
+
+    def g_Call(self, e, scope):
+        if e.func in self.rules.defs_ir:
+            d = self.rules.defs_ir[e.func]
+            fname = "_D_" + e.func
+            if e.func not in self._defs_started:
+                self._defs_started.add(e.func)
+                self.ns[fname] = self.rules.def_fn(e.func)
+            args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
+            return f"{fname}(st, {{{args}}})"
+        if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
+                and len(e.args) == 1:
+            seq = f"as_list(st, {self.gen(e.args[0], scope)})"
+            if e.func in ("count", "size"):
+                return f"len({seq})"
+            if e.func in ("any", "all"):
+                return f"{e.func}({seq})"
+            return f"_AGGS[{e.func!r}]({seq}, {self._const(e.span, 'span')})"
+        if e.func == "vp":
+            p = self.gen(e.args[0], scope)
+            if len(e.args) == 1:
+                return f"st.total_vp(({p}).i)"
+            return f"st.vp[{self.gen(e.args[1], scope)}][({p}).i]"
+        if e.func == "position":
+            return f"_position(st, {self.gen(e.args[0], scope)}, {self._const(e.span, 'span')})"
+        return self._fallback(e, scope)
+
+    _COMPARE = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+    _ARITH = {"-": "_sub", "*": "_mul", "//": "_floordiv", "%": "_mod"}
+
+    def g_BinOp(self, e, scope):
+        op = e.op
+        a, b = self.gen(e.left, scope), self.gen(e.right, scope)
+        if op == "and":
+            return f"(bool({a}) and bool({b}))"
+        if op == "or":
+            return f"(bool({a}) or bool({b}))"
+        if op in ("==", "!="):
+            lit = self._plain_literal(e.left) or self._plain_literal(e.right)
+            test = f"({a} == {b})" if lit else f"_same({a}, {b})"
+            return test if op == "==" else f"(not {test})"
+        if op == "has":
+            return f"({b} in as_list(st, {a}))"
+        if op == "+":
+            return f"_add(st, {a}, {b}, {self._const(e.span, 'span')})"
+        if op in self._COMPARE:
+            return f"{self._COMPARE[op]}(st, {a}, {b}, {self._const(e.span, 'span')})"
+        return f"{self._ARITH[op]}({a}, {b}, {self._const(e.span, 'span')})"
+
+    @staticmethod
+    def _plain_literal(e) -> bool:
+        """A name or string literal: `==` with it cannot confuse true with 1, so plain == is _same."""
+        return isinstance(e, (ir.Symbol, ir.Str))
+
+    def g_Not(self, e, scope):
+        return f"(not {self.gen(e.operand, scope)})"
+
+    def g_Neg(self, e, scope):
+        return f"_neg({self.gen(e.operand, scope)}, {self._const(e.span, 'span')})"
+
+    def g_Cond(self, e, scope):
+        return f"({self.gen(e.then, scope)} if {self.gen(e.test, scope)} else {self.gen(e.orelse, scope)})"
+
+    def g_Ranking(self, e, scope):
+        seq = self._filtered(e.var, e.coll, e.where, scope)
+        keys = tuple((self(k.expr), k.descending) for k in e.keys)  # key functions read the env rank_groups binds
+        return (f"_ranking(st, {seq}, {self._env(scope)}, {e.var!r}, {self._const(keys)}, {e.kind!r}, "
+                f"{e.fallback!r}, {self._const(e.span, 'span')}, {self._const(e.span.site, 'site')})")
+
+
+class _LazyClosure:
+    """The closure interpreter's function for a node, built the first time it is needed."""
+
+    __slots__ = ("closures", "node", "fn")
+
+    def __init__(self, closures, node):
+        self.closures, self.node, self.fn = closures, node, None
+
+    def __call__(self, st, env):
+        if self.fn is None:
+            self.fn = self.closures(self.node)
+        return self.fn(st, env)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
