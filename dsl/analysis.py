@@ -143,7 +143,11 @@ def summary(spec: ir.Spec) -> dict:
     for cs in spec.card_sets:
         comp = spec.component(cs.kind)
         per = n if cs.per_player else 1
+        table = next((a for a in spec.assumptions if a.name == cs.assumed), None)
+        chosen = getattr(table.value, "name", None) if table is not None and table.value is not None else None
         for row in cs.rows:
+            if row.when is not None and row.when != chosen:
+                continue  # a row of another card table than the one the spec runs with
             combos = 1
             for f in row.each:
                 fd = next((x for x in comp.fields if x.name == f), None) if comp else None

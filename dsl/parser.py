@@ -158,10 +158,13 @@ class ToIR(Transformer):
     def row_set(self, meta, name, value):
         return ("set", (str(name), value), _tok_span(name))
 
-    def card_row(self, meta, count, *specs):
+    def row_when(self, meta, name):
+        return str(name)
+
+    def card_row(self, meta, when, count, *specs):
         each = tuple(s[1] for s in specs if s[0] == "each")
         fixed = tuple(s[1] for s in specs if s[0] == "set")
-        return ir.CardRow(int(count), each, fixed, span=_span(meta))
+        return ir.CardRow(int(count), each, fixed, when=when, span=_span(meta))
 
     def cards_decl(self, meta, kind, per_player, zone, assumed, *rows):
         return ("cards", ir.CardSet(str(kind), bool(per_player), str(zone), assumed, rows, span=_tok_span(kind)))

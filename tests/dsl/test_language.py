@@ -637,3 +637,31 @@ def test_tied_game_is_a_draw():
     assert st_.is_terminal()
     assert st_.result["draw"] is True
     assert sorted(st_.result["winners"]) == ["P1", "P2"]
+
+
+# Two invented card tables, chosen like a ruling (section 4.3 of the reference).
+TABLES = CARDS.replace("cards tile in deck { 2 x each suit }", '''assume tile_table: {low, high} = low "Invented." cite "Components"
+cards tile in deck assumed tile_table {
+  1 x each suit
+  low: 2 x suit = red, value = 1
+  high: 1 x suit = blue, value = 5
+}''')
+
+
+def test_card_rows_marked_with_a_table_exist_only_under_that_reading():
+    """A row marked `VALUE:` makes cards only when the cards' assumption has that value; unmarked rows always do."""
+    spec = compile_text(TABLES, "tables.soan")
+    low = api.tables(spec, 2)
+    high = api.tables(spec, 2, api.parse_params(spec, {"tile_table": "high"}))
+    assert sorted((f["suit"], f["value"]) for f in low.fields) == [("blue", 1), ("red", 1), ("red", 1), ("red", 1)]
+    assert sorted((f["suit"], f["value"]) for f in high.fields) == [("blue", 1), ("blue", 5), ("red", 1)]
+    assert api.check_report(spec)["summary"]["cards"] == 4
+
+
+def test_a_row_marked_with_an_unknown_table_is_located_with_a_hint():
+    """A row's mark that is not a value of the assumption is an error at the row, naming the nearest value."""
+    err = problems_of(TABLES.replace("high: 1 x", "hihg: 1 x"))
+    (p,) = err.problems
+    assert "'hihg' is not a value of assumption 'tile_table'" in p.message and p.hint == "did you mean 'high'?"
+    err = problems_of(CARDS.replace("{ 2 x each suit }", "{ low: 2 x each suit }"))
+    assert "needs the cards to be 'assumed NAME'" in err.problems[0].message
