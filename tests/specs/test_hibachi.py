@@ -215,3 +215,10 @@ def test_same_seed_gives_the_same_log_and_the_log_replays():
     assert a.to_json() == b.to_json()
     log = json.loads(a.to_json())
     assert api.replay(t, log).result == log["result"]
+
+
+def test_each_seat_may_toss_with_its_own_skill():
+    """toss_skill_pN gives one seat its own skill: perfect throwers at both seats leave no chance in the flight, one imperfect seat brings it back."""
+    assert _flight_chances(tables_for(2, toss_skill_p1=10, toss_skill_p2=10), 1) == {}
+    mixed = _flight_chances(tables_for(2, toss_skill_p1=10, toss_skill_p2=0), 1)
+    assert mixed == {"lands_elsewhere": Fraction(2, 3), "lands_off_board": Fraction(1, 3)}
