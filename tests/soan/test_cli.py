@@ -86,6 +86,38 @@ def test_check_json_has_rulings(capsys, monkeypatch):
     assert "popularity_layout" in {a["name"] for a in report["assumptions"]}
 
 
+# An assumption the rules are written by (read by nothing), one with a value nothing reads, and one read.
+ASSUMED = TINY + '''assume seats_clockwise "Turns run clockwise." cite "Play: turns"
+assume hand_limit: 3..8 = 5 "Our guess." cite "Setup"
+assume bonus: 0..2 = 1 "Our guess too." cite "Play / Scoring"
+scoring { for p in players { award bonus to p for pts } }
+'''
+
+
+def test_check_says_an_unread_fact_is_embodied_and_groups_by_section(capsys, tmp_path, monkeypatch):
+    """An assumption without a value that nothing reads is 'embodied in the rules'; a valued one nothing reads affects nothing; rows are grouped by the section cited first."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, err = soan(capsys, "check", write(tmp_path, "a.soan", ASSUMED))
+    assert code == 0, err
+    lines = [l.strip() for l in out.splitlines()]
+    assert lines.index("Play") < lines.index("seats_clockwise (line 7)") < lines.index("bonus (line 9) = 1") < lines.index("Setup")
+    assert "cites: Play: turns; embodied in the rules" in out
+    assert "cites: Setup; affects: nothing the engine runs" in out
+    code, out, _ = soan(capsys, "check", write(tmp_path, "a.soan", ASSUMED), "--json")
+    rows = {a["name"]: a for a in json.loads(out)["assumptions"]}
+    assert [rows[n]["embodied"] for n in ("seats_clockwise", "hand_limit", "bonus")] == [True, False, False]
+    assert rows["bonus"]["section"] == "Play"
+
+
+def test_check_brief_lists_names_by_section(capsys, tmp_path, monkeypatch):
+    """'soan check --brief' gives one line per cited section with the names (and values), without the texts."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = soan(capsys, "check", write(tmp_path, "a.soan", ASSUMED), "--brief")
+    assert code == 0
+    assert "  Play: seats_clockwise, bonus=1" in out and "  Setup: hand_limit=5" in out
+    assert "Our guess" not in out
+
+
 @pytest.mark.parametrize("command", ["check", "test"])
 def test_json_output_parses_on_a_narrow_console(capsys, command):
     """'soan check --json' and 'soan test --json' print valid JSON whatever the console width."""
