@@ -436,6 +436,11 @@ def cmd_replay(args, out: Console, err: Console) -> int:
     if not Path(spec_path).exists() and not Path(spec_path).is_absolute():
         candidate = Path(args.log).parent / spec_path
         spec_path = str(candidate) if candidate.exists() else spec_path
+    if not Path(spec_path).exists():
+        if args.spec:
+            raise UsageError(f"no such spec file: {args.spec}", "give the spec the log was written from: --spec SPEC")
+        raise UsageError(f"the spec this log was written from is not at '{spec_path}' (from here or next to the log)",
+                         f"give it with --spec: soan replay {args.log} --spec PATH/TO/{Path(spec_path).name}")
     spec = api.load(spec_path)
     if api.spec_digest(spec) != log["spec"]["sha256"]:
         err.print(f"note: {spec_path} has changed since the log was written; replaying against the current text",

@@ -42,7 +42,8 @@ class Finding:
     bounds: dict | None = None
     witness: str | None = None  # path of a replayable log
     moves: list[str] = attrs.field(factory=list)
-    depends_on: list[str] = attrs.field(factory=list)
+    # each ruling once, in the order first named (a token's shortage ruling is often also consulted)
+    depends_on: list[str] = attrs.field(factory=list, converter=lambda xs: list(dict.fromkeys(xs)))
 
     def to_json(self) -> dict:
         return attrs.asdict(self)
@@ -115,7 +116,7 @@ class Verifier:
                 self.witness_dir.mkdir(parents=True, exist_ok=True)
                 # one file per game: several findings may share a witness
                 p = self.witness_dir / f"seed{w.record.log['seed']}.json"
-                p.write_text(w.record.to_json(), encoding="utf-8")
+                p.write_text(w.record.to_json_anywhere(), encoding="utf-8")
                 self._saved[key] = str(p)
             path = self._saved[key]
         return path, account_around(self.t, w)

@@ -269,6 +269,32 @@ def test_replay_of_a_missing_log(capsys, tmp_path):
     assert "no such log file" in err
 
 
+def test_replay_of_a_log_whose_spec_is_elsewhere_hints_at_spec(capsys, tmp_path, monkeypatch):
+    """A log whose recorded spec path does not resolve is a usage error with a '--spec' hint, and '--spec' replays it."""
+    monkeypatch.chdir(ROOT)
+    log = tmp_path / "game.json"
+    assert soan(capsys, "run", "specs/kitano-20.soan", "--seed", 3, "--log", log, "--quiet")[0] == 0
+    monkeypatch.chdir(tmp_path)  # the relative path 'specs/kitano-20.soan' no longer resolves
+    code, _, err = soan(capsys, "replay", log)
+    assert code == 2 and "the spec this log was written from is not at 'specs/kitano-20.soan'" in flat(err)
+    assert "hint: give it with --spec" in flat(err) and "Traceback" not in err
+    code, out, err = soan(capsys, "replay", log, "--spec", KITANO)
+    assert code == 0, err
+    assert "same course and result" in flat(out)
+
+
+def test_a_witness_log_replays_from_any_directory(tmp_path, monkeypatch):
+    """A witness file stores the spec's absolute path, so it replays after a change of directory."""
+    monkeypatch.chdir(ROOT)
+    spec = api.load("specs/kitano-20.soan")
+    rec = api.play(api.tables(spec, 3), 5, ["random"] * 3)
+    path = tmp_path / "w.json"
+    path.write_text(rec.to_json_anywhere(), encoding="utf-8")
+    assert json.loads(path.read_text(encoding="utf-8"))["spec"]["path"] == KITANO
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", str(path)]) == 0
+
+
 def test_replay_of_an_incomplete_log(capsys, tmp_path):
     """'soan replay' of a JSON log with its body missing exits 2 saying it is not a complete game log."""
     log = write(tmp_path, "partial.json", '{"soan_log": 1}')

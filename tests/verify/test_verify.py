@@ -249,3 +249,11 @@ def test_kitano_three_player_maximum_is_proved_and_reached_by_a_replayable_game(
     assert total["bounds"]["witnessed"][1] == 35
     log = api.load_log(total["witness"])
     assert max(api.replay(tables, log).result["scores"].values()) == 35
+
+
+def test_a_finding_names_each_ruling_it_depends_on_once():
+    """A finding's dependencies keep their first order and name each ruling once (a token's shortage ruling is also among those a witness game consulted)."""
+    from soan.verify.properties import Finding
+    f = Finding("supplies", "anger", "witnessed", "the supply runs short", depends_on=["anger_shortage", "pardon_threshold", "anger_shortage"])
+    assert f.depends_on == ["anger_shortage", "pardon_threshold"]
+    assert f.to_json()["depends_on"] == ["anger_shortage", "pardon_threshold"]
