@@ -18,12 +18,12 @@ from soan.interpreter.examples import ExampleResult, run_example
 from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, load_log, play_game, replay, simulate,
                                    spec_digest)
 from soan.interpreter.runtime import Tables, fmt
-from soan.interpreter.state import CHANCE, TERMINAL, State
+from soan.interpreter.state import CHANCE, TERMINAL, ShuffleOutcomes, State
 
 __version__ = "0.1.0"
 __all__ = ["load", "compile_text", "tables", "play", "replay", "simulate", "run_examples", "check_report", "narrate",
            "parse_params", "load_log", "spec_digest", "bot_names", "BOT_NAMES", "ReplayMismatch", "GameRecord",
-           "State", "Tables", "CHANCE", "TERMINAL"]
+           "State", "ShuffleOutcomes", "Tables", "CHANCE", "TERMINAL"]
 
 BOT_NAMES = sorted(BOTS)
 MARK_NAMES = {"tie_fallback": "a tie settled by a fallback", "short_draw": "a draw from a short pile",

@@ -185,7 +185,7 @@ def _flight_chances(tables, seed: int) -> dict:
     while s.round <= 1 and not s.is_terminal():
         if s.current_player() == CHANCE:
             outcomes = s.chance_outcomes()
-            if outcomes and any(label == "lands_elsewhere" for label, _ in outcomes):
+            if isinstance(outcomes, list) and any(label == "lands_elsewhere" for label, _ in outcomes):
                 return dict(outcomes)
             s.apply_chance(s.sample_chance(rng))
         else:
