@@ -4,6 +4,7 @@ values outside their domain, ...) before reporting them together."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -679,7 +680,8 @@ class Compiler:
                         self.error(e.span, f"'{func}' takes {lo}{'' if lo == hi else f' to {hi}'} argument(s), "
                                            f"given {len(args)}")
                 else:
-                    self.error(e.span, f"unknown function '{func}'", nearest(func, list(self.defs) + list(BUILTIN_FUNCS)))
+                    known = list(self.defs) + list(BUILTIN_FUNCS)
+                    self.error(e.span, f"unknown function '{func}'", nearest(func, known) or _some_names(func, known))
             case ir.Agg(func=func, var=var):
                 if func not in AGG_FUNCS:
                     self.error(e.span, f"'{func}(x in ...)' is not an aggregate",
@@ -729,6 +731,15 @@ class Compiler:
 
 REMOVABLE = {"enum", "component", "cards", "zone", "player", "global", "token", "score", "option", "assume",
              "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "invariant", "question"}
+
+
+def _some_names(name: str, known) -> str:
+    """A hint for a name with no close match: the few known names nearest it, else the functions there are."""
+    names = sorted(set(known))
+    near = difflib.get_close_matches(name, names, n=5, cutoff=0.3)
+    if near:
+        return "no close match; nearest: " + ", ".join(near)
+    return "known functions: " + ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
 
 
 def item_key(kind: str, value) -> tuple | None:

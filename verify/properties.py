@@ -18,7 +18,7 @@ from typing import Callable
 import attrs
 
 from soan.dsl import ir
-from soan.dsl.analysis import declaration_exprs, parameter_uses, reachable
+from soan.dsl.analysis import declaration_exprs, examples_only_defs, parameter_uses, reachable
 from soan.interpreter.runtime import Tables
 
 from . import crosscheck, solver
@@ -502,6 +502,10 @@ class Verifier:
               or any(v in symbols for v in e.values)}, "is never used"),
         ]
         found = [(kind, name, why) for kind, names, used, why in checks for name in names if name not in used]
+        # a def only the worked examples call is a helper of the examples, not a forgotten rule: say so
+        for_examples = examples_only_defs(spec, used_defs)
+        found = [(k, n, "is used only by the examples (the game itself never reads it)" if k == "def" and n in for_examples
+                  else why) for k, n, why in found]
         if not found:
             return [Finding("dead", "spec", "proved", "every declared part is used by some rule",
                             "components, fields, zones, score items, procedures, defs, options and rulings")]

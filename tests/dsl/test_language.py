@@ -665,3 +665,25 @@ def test_a_row_marked_with_an_unknown_table_is_located_with_a_hint():
     assert "'hihg' is not a value of assumption 'tile_table'" in p.message and p.hint == "did you mean 'high'?"
     err = problems_of(CARDS.replace("{ 2 x each suit }", "{ low: 2 x each suit }"))
     assert "needs the cards to be 'assumed NAME'" in err.problems[0].message
+
+
+def test_let_inside_an_expression_says_let_is_a_statement():
+    """`def f = let n = 3 in ...` is reported as 'let' being a statement, not an expression, with a hint."""
+    (p,) = problems_of(MINI + "def f(m) = let n = 3 in n + m\n").problems
+    assert "'let' is a statement, not an expression" in p.message
+    assert "def n = 3" in p.hint
+
+
+def test_an_if_after_an_operator_asks_for_parentheses():
+    """`award 1 + if ... to p` is reported at the `if` with a hint to put the `if` in parentheses."""
+    text = MINI.replace("award 1 to p for pts", "award 1 + if round == 1 then 2 else 0 to p for pts")
+    (p,) = problems_of(text).problems
+    assert "an 'if' expression after an operator needs parentheses" in p.message
+    assert p.hint == "write it in parentheses: 1 + (if COND then A else B)"
+
+
+def test_an_unknown_function_with_no_close_name_lists_near_names():
+    """An unknown function whose name is close to nothing still gets a hint naming the nearest functions there are."""
+    text = MINI.replace("award 1 to p for pts", "award count(others(p)) to p for pts")
+    (p,) = problems_of(text).problems
+    assert p.message == "unknown function 'others'" and p.hint and ("nearest:" in p.hint or "known functions:" in p.hint)
