@@ -87,7 +87,7 @@ def build_parser() -> _Parser:
     common(r)
     r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
     r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
-                   help="bot per seat: random or greedy; the last fills the rest (default random)")
+                   help="bot per seat: random, greedy or rollout; the last fills the rest (default random)")
     r.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for soan replay")
     r.add_argument("--json", action="store_true", help="print the game log instead of the account")
     r.add_argument("--quiet", "-q", action="store_true", help="only the final scores")

@@ -285,3 +285,31 @@ def test_a_shuffle_lists_every_ordering_and_each_can_be_applied():
     assert outcomes[5][0] == (2, 1, 0)
     with pytest.raises(IndexError):
         outcomes.ordering(6)
+
+
+# An aim whose worth shows only after a chance event: gold pays when the toss lands, mud never does.
+AIM = """
+game "Aim" players 2..2
+enum spot = gold, mud
+enum landing = on_aim, astray
+score pts "points"
+rounds 3 {
+  for p in players {
+    choose aim from [gold, mud] by p "aims at" {
+      pick random l from [on_aim, astray] weight (if l == on_aim then 9 else 1) {
+        if l == on_aim and aim == gold { award 1 to p for pts }
+      }
+    }
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_the_rollout_bot_aims_where_the_chance_pays():
+    """The rollout bot, looking past the chance event, aims at the spot that pays once the toss lands; greedy cannot tell them apart."""
+    tables = api.tables(compile_text(AIM, "aim.soan"), 2)
+    for seed in (0, 1):
+        rec = api.play(tables, seed, ["rollout", "random"])
+        aims = [s["move"] for s in rec.log["steps"] if s.get("player") == 1 and "move" in s]
+        assert aims == ["gold", "gold", "gold"], aims
