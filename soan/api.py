@@ -22,6 +22,7 @@ from soan.interpreter.state import CHANCE, TERMINAL, ShuffleOutcomes, State
 
 __version__ = "0.1.0"
 __all__ = ["load", "compile_text", "tables", "play", "replay", "simulate", "run_examples", "check_report", "narrate",
+           "assumed_card_tables",
            "parse_params", "load_log", "spec_digest", "bot_names", "BOT_NAMES", "ReplayMismatch", "GameRecord",
            "State", "ShuffleOutcomes", "Tables", "CHANCE", "TERMINAL"]
 
@@ -123,6 +124,18 @@ def cite_section(cite: str | None) -> str:
     if words[0] in SECTION_MARKS and len(words) > 1:
         return f"{words[0]} {words[1]}"
     return words[0]
+
+
+def assumed_card_tables(spec: ir.Spec, params: dict | None = None) -> list[str]:
+    """The assumptions the spec's card lists rest on (`cards ... assumed NAME`), each with the table in
+    use when the assumption has values: what results of play depend on beyond the draft."""
+    params = params or {}
+    out = []
+    for a in spec.assumptions:
+        if any(cs.assumed == a.name for cs in spec.card_sets):
+            value = params.get(a.name, _const(a.value) if a.value is not None else None)
+            out.append(a.name if value is None else f"{a.name}={fmt(value)}")
+    return out
 
 
 def _const(e):

@@ -416,6 +416,10 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     if stats["games_with"]:
         out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {v:.0%}"
                                                      for k, v in stats["games_with"].items()), markup=False)
+    tables_used = api.assumed_card_tables(spec, params)
+    if tables_used:
+        out.print("These results depend on card contents the spec assumes: " + ", ".join(tables_used)
+                  + " (an assumption with values can be tried another way with --rule NAME=VALUE)", markup=False)
     return EXIT_OK
 
 

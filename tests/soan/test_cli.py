@@ -458,3 +458,13 @@ def test_python_m_bad_command_line_has_no_traceback(tmp_path):
     proc = _python_m("run", KITANO, "--players", "9", cwd=tmp_path)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "--players 9 is outside that" in proc.stderr
+
+
+def test_simulate_says_which_assumed_card_tables_its_results_rest_on(capsys, monkeypatch):
+    """'soan simulate' ends by naming the assumptions the card lists rest on, with the table in use."""
+    monkeypatch.setenv("COLUMNS", "300")
+    spec = str(ROOT / "specs" / "pitmaster-20.soan")
+    code, out, err = soan(capsys, "simulate", spec, "-n", 2, "--rule", "storage_table=vp_only")
+    assert code == 0, err
+    assert "depend on card contents the spec assumes: character_favourites, meat_table=graded" in flat(out)
+    assert "storage_table=vp_only" in out
