@@ -121,11 +121,11 @@ def test_ir_spans_point_at_the_declaring_line():
     ruling = next(r for r in spec.rulings if r.name == "pardon_threshold")
     assert ruling.span.line == line_of(KITANO_TEXT, r"^ruling pardon_threshold\b")
     assert ruling.span.col == len("ruling ") + 1
-    proc = next(p for p in spec.procedures if p.name == "settle_majority")
-    assert proc.span.line == line_of(KITANO_TEXT, r"^procedure settle_majority\b")
+    proc = next(p for p in spec.procedures if p.name == "hold_majority")
+    assert proc.span.line == line_of(KITANO_TEXT, r"^procedure hold_majority\b")
     awards = [n for n in ir.walk(proc) if isinstance(n, ir.Award)]
     assert len(awards) == 1
-    award_line = line_of(KITANO_TEXT, r"^\s+award bonus\(s\)")
+    award_line = line_of(KITANO_TEXT, r"^\s+award bonus\(s\) // n")
     assert awards[0].span.line == award_line
     assert awards[0].span.col == KITANO_TEXT.splitlines()[award_line - 1].index("award") + 1
     assert spec.winner.span.line == line_of(KITANO_TEXT, r"^winner among\b")
