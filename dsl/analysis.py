@@ -65,6 +65,19 @@ def reachable(spec: ir.Spec) -> tuple[set[str], set[str]]:
     return seen_defs, seen_procs
 
 
+def examples_only_defs(spec: ir.Spec, used_by_game: set[str]) -> set[str]:
+    """The defs the worked examples call (directly or through other defs) that the game never reaches."""
+    bodies = {d.name: d.body for d in spec.defs}
+    seen: set[str] = set()
+    todo = [n.func for ex in spec.examples for n in ir.walk(ex) if isinstance(n, ir.Call)]
+    while todo:
+        name = todo.pop()
+        if name in bodies and name not in seen:
+            seen.add(name)
+            todo.extend(n.func for n in ir.walk(bodies[name]) if isinstance(n, ir.Call))
+    return seen - used_by_game
+
+
 def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
     """For every ruling, assumption and option: the defs and procedures that
     read it directly, and the parts of the game (setup, rounds, scoring,
@@ -143,7 +156,11 @@ def summary(spec: ir.Spec) -> dict:
     for cs in spec.card_sets:
         comp = spec.component(cs.kind)
         per = n if cs.per_player else 1
+        table = next((a for a in spec.assumptions if a.name == cs.assumed), None)
+        chosen = getattr(table.value, "name", None) if table is not None and table.value is not None else None
         for row in cs.rows:
+            if row.when is not None and row.when != chosen:
+                continue  # a row of another card table than the one the spec runs with
             combos = 1
             for f in row.each:
                 fd = next((x for x in comp.fields if x.name == f), None) if comp else None

@@ -4,6 +4,7 @@ values outside their domain, ...) before reporting them together."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -365,6 +366,13 @@ class Compiler:
                            nearest(name, list(self.enums) + ["bool", "card", "player"]) or
                            "a domain is A..B, bool, card, player, an enum name or {a, b, c}")
 
+    def _table_readings(self, a) -> list[str]:
+        """The readings an assumption over card tables can take: the values of its enum domain."""
+        match None if a is None else a.domain:
+            case ir.EnumDomain(values=vals, name=name):
+                return list(vals or (self.enums[name].values if name in self.enums else ()))
+        return []
+
     def constant_in(self, e, d, what: str) -> None:
         value = None
         match e:
@@ -409,7 +417,17 @@ class Compiler:
         if cs.assumed and cs.assumed not in {a.name for a in self.spec.assumptions}:
             self.error(cs.span, f"unknown assumption '{cs.assumed}'", nearest(cs.assumed, [a.name for a in self.spec.assumptions]))
         fields = {f.name: f for f in comp.fields if not f.is_state}
+        table = next((a for a in self.spec.assumptions if a.name == cs.assumed), None)
+        readings = self._table_readings(table)
         for row in cs.rows:
+            if row.when is not None:
+                if table is None:
+                    self.error(row.span, f"a row marked '{row.when}:' needs the cards to be 'assumed NAME' with NAME an assumption over a set of values",
+                               "write: assume NAME: {a, b} = a \"...\"  and  cards ... assumed NAME { a: 2 x ... }")
+                elif row.when not in readings:
+                    self.error(row.span, f"'{row.when}' is not a value of assumption '{table.name}'",
+                               nearest(row.when, readings) or ("its values: " + ", ".join(readings) if readings else
+                                                               f"give '{table.name}' a domain: assume {table.name}: {{a, b}} = a"))
             for f in row.each:
                 fd = fields.get(f)
                 if fd is None:
@@ -669,7 +687,8 @@ class Compiler:
                         self.error(e.span, f"'{func}' takes {lo}{'' if lo == hi else f' to {hi}'} argument(s), "
                                            f"given {len(args)}")
                 else:
-                    self.error(e.span, f"unknown function '{func}'", nearest(func, list(self.defs) + list(BUILTIN_FUNCS)))
+                    known = list(self.defs) + list(BUILTIN_FUNCS)
+                    self.error(e.span, f"unknown function '{func}'", nearest(func, known) or _some_names(func, known))
             case ir.Agg(func=func, var=var):
                 if func not in AGG_FUNCS:
                     self.error(e.span, f"'{func}(x in ...)' is not an aggregate",
@@ -719,6 +738,15 @@ class Compiler:
 
 REMOVABLE = {"enum", "component", "cards", "zone", "player", "global", "token", "score", "option", "assume",
              "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "invariant", "question"}
+
+
+def _some_names(name: str, known) -> str:
+    """A hint for a name with no close match: the few known names nearest it, else the functions there are."""
+    names = sorted(set(known))
+    near = difflib.get_close_matches(name, names, n=5, cutoff=0.3)
+    if near:
+        return "no close match; nearest: " + ", ".join(near)
+    return "known functions: " + ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
 
 
 def item_key(kind: str, value) -> tuple | None:

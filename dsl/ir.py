@@ -565,6 +565,9 @@ class CardRow(Node):
     count: int
     each: tuple[str, ...] = attrs.field(converter=_tuple)
     fixed: tuple[tuple[str, Expr], ...] = attrs.field(converter=_tuple)
+    # A row written `VALUE: N x ...` exists only while the set's `assumed` parameter has that value:
+    # one card table per reading, chosen like a ruling with --rule.
+    when: str | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen

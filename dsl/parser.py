@@ -158,10 +158,13 @@ class ToIR(Transformer):
     def row_set(self, meta, name, value):
         return ("set", (str(name), value), _tok_span(name))
 
-    def card_row(self, meta, count, *specs):
+    def row_when(self, meta, name):
+        return str(name)
+
+    def card_row(self, meta, when, count, *specs):
         each = tuple(s[1] for s in specs if s[0] == "each")
         fixed = tuple(s[1] for s in specs if s[0] == "set")
-        return ir.CardRow(int(count), each, fixed, span=_span(meta))
+        return ir.CardRow(int(count), each, fixed, when=when, span=_span(meta))
 
     def cards_decl(self, meta, kind, per_player, zone, assumed, *rows):
         return ("cards", ir.CardSet(str(kind), bool(per_player), str(zone), assumed, rows, span=_tok_span(kind)))
@@ -745,7 +748,29 @@ def _syntax_problem(path: str, err: UnexpectedInput, chunk_text: str) -> Problem
             line, col = len(lines), len(lines[-1]) + 1 if lines else 1
     if label:
         msg = f"{msg}: {label}"
+    msg, hint = _explain_known_slips(chunk_text, line, col, msg, hint)
     return Problem(path, ir.Span(line, col, line, col + 1), f"syntax error, {msg}", hint)
+
+
+# An `if` expression right after an operator: `award 1 + if c then 2 else 0 to p` reads as `1 + if`.
+_IF_AFTER_OPERATOR = re.compile(r"(\+|-|\*|//|%|==|!=|<=|>=|<|>|\band|\bor|\bnot)\s*if\s*$")
+
+
+def _explain_known_slips(text: str, line: int, col: int, msg: str, hint: str | None) -> tuple[str, str | None]:
+    """Two slips whose bare parser message misleads: `let` used inside an expression, and an `if`
+    expression after an operator without parentheses.  Both are read off the text before the error."""
+    lines = text.splitlines()
+    before = lines[line - 1][: col - 1] if 0 < line <= len(lines) else ""
+    after = lines[line - 1][col - 1:] if 0 < line <= len(lines) else ""
+    # `let NAME =` is refused only where an expression was due: a statement would have taken it
+    if re.search(r"\blet\s+$", before) and re.match(r"[A-Za-z_]\w*\s*=", after):
+        return ("'let' is a statement, not an expression: it cannot stand inside a def or an expression",
+                "name the value with its own def (def n = 3), or write 'let NAME = EXPR' as a statement "
+                "in a block of rules before the statement that uses it")
+    if _IF_AFTER_OPERATOR.search(before):
+        return (f"{msg}: an 'if' expression after an operator needs parentheses",
+                "write it in parentheses: 1 + (if COND then A else B)")
+    return msg, hint
 
 
 def chunk_text_char(text: str, pos: int) -> str:

@@ -57,7 +57,52 @@ class GreedyBot:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+class RolloutBot:
+    """Looks past chance: for each move, plays a few games on from a state sampled from its view (every
+    seat at random, every chance event drawn) for a fixed number of steps, scores them as if the game
+    ended there, and takes the move with the best mean margin over the best other seat.  So a choice
+    whose worth shows only after a chance event and later steps (where to aim a toss) is judged by
+    what tends to follow it.  Its work is fixed (ROLLOUTS x DEPTH steps a move), never timed."""
+
+    name = "rollout"
+    ROLLOUTS = 3
+    DEPTH = 100
+
+    def __init__(self, seat: int, rng: random.Random):
+        self.seat, self.rng = seat, rng
+
+    def choose(self, info: BotInput) -> int:
+        if len(info.moves) == 1:
+            return 0
+        best: list[int] = []
+        best_value = None
+        # every move meets the same draws in its k-th rollout (common random numbers): the moves are
+        # compared on the same luck, so a few rollouts tell them apart
+        seeds = [self.rng.getrandbits(64) for _ in range(self.ROLLOUTS)]
+        for i in range(len(info.moves)):
+            value = sum(self._rollout(info, i, random.Random(s)) for s in seeds)
+            if best_value is None or value > best_value:
+                best, best_value = [i], value
+            elif value == best_value:
+                best.append(i)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _rollout(self, info: BotInput, i: int, rng: random.Random) -> float:
+        s = info.sample(rng)
+        s.apply(i)
+        for _ in range(self.DEPTH):
+            if s.is_terminal():
+                break
+            if s.current_player() == CHANCE:
+                s.apply_chance(s.sample_chance(rng))
+            else:
+                s.apply(rng.randrange(len(s.legal_moves())))
+        mine = score_if_ended(s, self.seat, rng)
+        others = [score_if_ended(s, q, rng) for q in range(s.t.n) if q != self.seat]
+        return mine - max(others, default=0)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 
 
 def score_if_ended(state: State, seat: int, rng: random.Random, max_steps: int = 10_000,

@@ -55,6 +55,14 @@ class GameRecord:
     def to_json(self) -> str:
         return json.dumps(self.log, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
+    def to_json_anywhere(self) -> str:
+        """The log with the spec's path made absolute: a witness file written by verify or prove then
+        replays from any directory, not only from the one the command ran in."""
+        log = dict(self.log, spec=dict(self.log["spec"]))
+        if log["spec"].get("path"):
+            log["spec"]["path"] = str(Path(log["spec"]["path"]).resolve())
+        return json.dumps(log, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
 
 def bot_names(spec_text: str | None, n: int) -> list[str]:
     """'random,greedy' -> one bot name per seat; the last one fills the rest."""

@@ -180,6 +180,8 @@ class Tables:
                 owner = None if (o is None or absent) else self.P[o.i]
                 slot = 0 if absent else self.slot_of[(cs.zone, -1 if owner is None else owner.i)] if cs.zone != "box" else 0
                 for row in cs.rows:
+                    if row.when is not None and self.params.get(cs.assumed) != row.when:
+                        continue
                     for combo in self._row_values(comp, row, consts):
                         for _ in range(row.count):
                             self.kind.append(cs.kind)

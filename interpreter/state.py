@@ -3,13 +3,15 @@
 The contract follows OpenSpiel's: at any time the state is at a decision of
 one player, at a chance event, or terminal.  `legal_moves()` are sorted and
 stable; `apply(i)` takes the i-th move; `chance_outcomes()` lists outcomes
-with probabilities where there are few (rolls, picks), and `sample_chance()`
-draws any (shuffles too).  Everything the rules still have to do is held in an
+with probabilities (for a shuffle, lazily: every ordering), `apply_chance(i)`
+takes the i-th, and `sample_chance()` draws one.  Everything the rules still have to do is held in an
 explicit stack of frames, so a state can be copied in the middle of a round.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -90,6 +92,52 @@ class Chance:
         return f"{self.text}: {self.outcomes[outcome][0]}"
 
 
+class ShuffleOutcomes:
+    """The outcomes of a shuffle of n cards: every ordering of the zone, each with probability 1/n!.
+
+    There are n! of them, so they are made on demand: iterating gives (ordering, probability) pairs in
+    lexicographic order of the orderings (an ordering is a tuple of positions in the zone before the
+    shuffle: (2, 0, 1) puts the third card on top); `outcomes[i]` is the i-th pair; `size` is n!, also
+    when it is too big for len() (len() works up to n = 20); `sample(rng)` draws one ordering.
+    `State.apply_chance` takes an index into these or an ordering."""
+
+    __slots__ = ("n", "size", "probability")
+
+    def __init__(self, n: int):
+        self.n = n
+        self.size = math.factorial(n)
+        self.probability = Fraction(1, self.size)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __iter__(self):
+        p = self.probability
+        return ((perm, p) for perm in itertools.permutations(range(self.n)))
+
+    def __getitem__(self, i: int) -> tuple[tuple[int, ...], Fraction]:
+        return self.ordering(i), self.probability
+
+    def ordering(self, i: int) -> tuple[int, ...]:
+        """The i-th ordering in lexicographic order (the factorial number system)."""
+        if not 0 <= i < self.size:
+            raise IndexError(f"a shuffle of {self.n} cards has {self.size} orderings; {i} is not one")
+        left, out = list(range(self.n)), []
+        for k in range(self.n, 0, -1):
+            f = math.factorial(k - 1)
+            out.append(left.pop(i // f))
+            i %= f
+        return tuple(out)
+
+    def sample(self, rng) -> list[int]:
+        perm = list(range(self.n))
+        rng.shuffle(perm)
+        return perm
+
+
 class State:
     """One game in progress."""
 
@@ -149,9 +197,12 @@ class State:
     def legal_moves(self) -> list[Move]:
         return list(self.pending.moves) if isinstance(self.pending, Decision) else []
 
-    def chance_outcomes(self) -> list[tuple[str, Fraction]] | None:
-        """Outcomes with probabilities, or None for a shuffle (too many to list)."""
-        if isinstance(self.pending, Chance) and not isinstance(self.pending.outcomes, int):
+    def chance_outcomes(self) -> list[tuple[str, Fraction]] | ShuffleOutcomes | None:
+        """At a chance event, its outcomes with probabilities: [(label, probability)] for a roll or a
+        pick, and for a shuffle a ShuffleOutcomes (every ordering, made on demand); None elsewhere."""
+        if isinstance(self.pending, Chance):
+            if isinstance(self.pending.outcomes, int):
+                return ShuffleOutcomes(self.pending.outcomes)
             return list(self.pending.outcomes)
         return None
 
@@ -207,6 +258,8 @@ class State:
             self.set_card_state(c.target, "face", outcome + 1, None)
         else:
             order = self.zones[c.target]
+            if isinstance(outcome, int) and not isinstance(outcome, bool):
+                outcome = ShuffleOutcomes(len(order)).ordering(outcome)
             if sorted(outcome) != list(range(len(order))):
                 raise ValueError("a shuffle outcome must be an ordering of the zone's cards")
             self.zones[c.target] = [order[i] for i in outcome]

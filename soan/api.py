@@ -18,12 +18,13 @@ from soan.interpreter.examples import ExampleResult, run_example
 from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, default_jobs, load_log, play_game, replay,
                                    simulate, spec_digest)
 from soan.interpreter.runtime import Tables, fmt
-from soan.interpreter.state import CHANCE, TERMINAL, State
+from soan.interpreter.state import CHANCE, TERMINAL, ShuffleOutcomes, State
 
 __version__ = "0.1.0"
 __all__ = ["load", "compile_text", "tables", "play", "replay", "simulate", "run_examples", "check_report", "narrate",
+           "assumed_card_tables",
            "parse_params", "load_log", "spec_digest", "bot_names", "BOT_NAMES", "ReplayMismatch", "GameRecord",
-           "State", "Tables", "CHANCE", "TERMINAL"]
+           "State", "ShuffleOutcomes", "Tables", "CHANCE", "TERMINAL"]
 
 BOT_NAMES = sorted(BOTS)
 MARK_NAMES = {"tie_fallback": "a tie settled by a fallback", "short_draw": "a draw from a short pile",
@@ -93,14 +94,49 @@ def parse_params(spec: ir.Spec, raw: dict[str, str]) -> dict:
 
 
 def check_report(spec: ir.Spec) -> dict:
+    """What `soan check` lists.  Each ruling and assumption carries the draft section it cites (`section`,
+    for grouping); an assumption without a value that no expression reads is `embodied`: the rules are
+    written the way it says, so it needs no expression to act."""
     uses = parameter_uses(spec)
     rulings = [{"name": r.name, "line": r.span.line, "domain": str(r.domain), "provisional": fmt(_const(r.provisional)),
-                "text": r.question, "cite": r.cite, "read_by": uses[r.name]["read_by"],
+                "text": r.question, "cite": r.cite, "section": cite_section(r.cite), "read_by": uses[r.name]["read_by"],
                 "affects": uses[r.name]["affects"]} for r in spec.rulings]
-    assumptions = [{"name": a.name, "line": a.span.line, "text": a.text, "cite": a.cite,
+    assumptions = [{"name": a.name, "line": a.span.line, "text": a.text, "cite": a.cite, "section": cite_section(a.cite),
                     "value": None if a.value is None else fmt(_const(a.value)),
+                    "embodied": a.value is None and not uses[a.name]["read_by"],
                     "read_by": uses[a.name]["read_by"], "affects": uses[a.name]["affects"]} for a in spec.assumptions]
     return {"summary": summary(spec), "rulings": rulings, "assumptions": assumptions, "notes": list(spec.notes)}
+
+
+SECTION_MARKS = "■◎○〇・◇□●"
+
+
+def cite_section(cite: str | None) -> str:
+    """The draft section a cite names first, for grouping: '■ 審査 ○セットボーナス' -> '■ 審査',
+    '◎ワークエリア 【火力調整】' -> '◎ワークエリア', 'Play, step 3' -> 'Play'."""
+    if not cite:
+        return "(no section cited)"
+    head = cite
+    for cut in (":", " / ", "/", " (", ","):
+        head = head.split(cut)[0]
+    words = head.split()
+    if not words:
+        return cite.strip()
+    if words[0] in SECTION_MARKS and len(words) > 1:
+        return f"{words[0]} {words[1]}"
+    return words[0]
+
+
+def assumed_card_tables(spec: ir.Spec, params: dict | None = None) -> list[str]:
+    """The assumptions the spec's card lists rest on (`cards ... assumed NAME`), each with the table in
+    use when the assumption has values: what results of play depend on beyond the draft."""
+    params = params or {}
+    out = []
+    for a in spec.assumptions:
+        if any(cs.assumed == a.name for cs in spec.card_sets):
+            value = params.get(a.name, _const(a.value) if a.value is not None else None)
+            out.append(a.name if value is None else f"{a.name}={fmt(value)}")
+    return out
 
 
 def _const(e):

@@ -87,12 +87,13 @@ def build_parser() -> _Parser:
     c = sub.add_parser("check", allow_abbrev=False, help="parse and check specs; list assumptions and open rulings")
     c.add_argument("specs", nargs="+", metavar="SPEC")
     c.add_argument("--json", action="store_true", help="machine-readable output")
+    c.add_argument("--brief", action="store_true", help="list rulings and assumptions by name only, grouped by the draft section")
 
     r = sub.add_parser("run", allow_abbrev=False, help="play one game with bots and tell what happened")
     common(r)
     r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
     r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
-                   help="bot per seat: random or greedy; the last fills the rest (default random)")
+                   help="bot per seat: random, greedy or rollout; the last fills the rest (default random)")
     r.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for soan replay")
     r.add_argument("--json", action="store_true", help="print the game log instead of the account")
     r.add_argument("--quiet", "-q", action="store_true", help="only the final scores")
@@ -272,13 +273,13 @@ def cmd_check(args, out: Console, err: Console) -> int:
         report = api.check_report(spec)
         reports.append({"path": path, "ok": True, **report})
         if not args.json:
-            _print_check(spec, report, out)
+            _print_check(spec, report, out, brief=args.brief)
     if args.json:
         _emit_json(reports if len(reports) > 1 else reports[0])
     return EXIT_USAGE if failed else EXIT_OK
 
 
-def _print_check(spec: ir.Spec, report: dict, out: Console) -> None:
+def _print_check(spec: ir.Spec, report: dict, out: Console, brief: bool = False) -> None:
     s = report["summary"]
     draft = f", draft {s['draft']}" if s["draft"] is not None else ""
     out.print(f"[bold]{spec.path}[/bold]: {s['name']}{draft}, {s['players'][0]}–{s['players'][1]} players — ok")
@@ -297,19 +298,34 @@ def _print_check(spec: ir.Spec, report: dict, out: Console) -> None:
         if not rows:
             continue
         out.print(f"\n[bold]{title} ({len(rows)})[/bold] — {blurb}")
+        groups: dict[str, list[dict]] = {}  # by the draft section cited first, in the order the spec meets them
         for r in rows:
-            head = f"  [bold]{r['name']}[/bold] (line {r['line']})"
-            if key == "rulings":
-                head += f" = {r['provisional']}   [dim]of {r['domain']}[/dim]"
-            elif r.get("value") is not None:
-                head += f" = {r['value']}"
-            out.print(head)
-            out.print(Padding(r["text"], (0, 0, 0, 6)), markup=False)
-            extra = []
-            if r["cite"]:
-                extra.append(f"cites: {r['cite']}")
-            extra.append("affects: " + (", ".join(r["affects"]) or "nothing the engine runs (it documents the spec)"))
-            out.print(Padding("; ".join(extra), (0, 0, 0, 6)), style="dim", markup=False)
+            groups.setdefault(r["section"], []).append(r)
+        for section, members in groups.items():
+            if brief:
+                names = [r["name"] + (f"={r['provisional']}" if key == "rulings" else
+                                      f"={r['value']}" if r.get("value") is not None else "") for r in members]
+                out.print(Padding(f"{section}: " + ", ".join(names), (0, 0, 0, 2)), markup=False)
+                continue
+            out.print(Padding(section, (0, 0, 0, 2)), style="underline", markup=False)
+            for r in members:
+                head = f"    [bold]{escape(r['name'])}[/bold] (line {r['line']})"
+                if key == "rulings":
+                    head += f" = {escape(r['provisional'])}   [dim]of {escape(r['domain'])}[/dim]"
+                elif r.get("value") is not None:
+                    head += f" = {escape(r['value'])}"
+                out.print(head)
+                out.print(Padding(r["text"], (0, 0, 0, 8)), markup=False)
+                extra = []
+                if r["cite"]:
+                    extra.append(f"cites: {r['cite']}")
+                if r["affects"]:
+                    extra.append("affects: " + ", ".join(r["affects"]))
+                elif r.get("embodied"):
+                    extra.append("embodied in the rules (no expression reads it: the rules are written this way)")
+                else:
+                    extra.append("affects: nothing the engine runs (it documents the spec)")
+                out.print(Padding("; ".join(extra), (0, 0, 0, 8)), style="dim", markup=False)
     for note in report["notes"]:
         out.print(Padding(f"note: {note}", (0, 0, 0, 2)), markup=False)
     out.print()
@@ -415,6 +431,10 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     if stats["games_with"]:
         out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {v:.0%}"
                                                      for k, v in stats["games_with"].items()), markup=False)
+    tables_used = api.assumed_card_tables(spec, params)
+    if tables_used:
+        out.print("These results depend on card contents the spec assumes: " + ", ".join(tables_used)
+                  + " (an assumption with values can be tried another way with --rule NAME=VALUE)", markup=False)
     return EXIT_OK
 
 
@@ -435,6 +455,11 @@ def cmd_replay(args, out: Console, err: Console) -> int:
     if not Path(spec_path).exists() and not Path(spec_path).is_absolute():
         candidate = Path(args.log).parent / spec_path
         spec_path = str(candidate) if candidate.exists() else spec_path
+    if not Path(spec_path).exists():
+        if args.spec:
+            raise UsageError(f"no such spec file: {args.spec}", "give the spec the log was written from: --spec SPEC")
+        raise UsageError(f"the spec this log was written from is not at '{spec_path}' (from here or next to the log)",
+                         f"give it with --spec: soan replay {args.log} --spec PATH/TO/{Path(spec_path).name}")
     spec = api.load(spec_path)
     if api.spec_digest(spec) != log["spec"]["sha256"]:
         err.print(f"note: {spec_path} has changed since the log was written; replaying against the current text",

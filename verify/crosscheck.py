@@ -65,5 +65,5 @@ def _save(w: Witness, witness_dir: Path | None) -> str:
     folder = witness_dir if witness_dir is not None else Path(tempfile.mkdtemp(prefix="soan-unsound-"))
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"unsound-seed{w.record.log['seed']}.json"
-    path.write_text(w.record.to_json(), encoding="utf-8")
+    path.write_text(w.record.to_json_anywhere(), encoding="utf-8")
     return str(path)

@@ -18,7 +18,7 @@ from typing import Callable
 import attrs
 
 from soan.dsl import ir
-from soan.dsl.analysis import declaration_exprs, parameter_uses, reachable
+from soan.dsl.analysis import declaration_exprs, examples_only_defs, parameter_uses, reachable
 from soan.interpreter.runtime import Tables
 
 from . import crosscheck, solver
@@ -42,7 +42,8 @@ class Finding:
     bounds: dict | None = None
     witness: str | None = None  # path of a replayable log
     moves: list[str] = attrs.field(factory=list)
-    depends_on: list[str] = attrs.field(factory=list)
+    # each ruling once, in the order first named (a token's shortage ruling is often also consulted)
+    depends_on: list[str] = attrs.field(factory=list, converter=lambda xs: list(dict.fromkeys(xs)))
 
     def to_json(self) -> dict:
         return attrs.asdict(self)
@@ -115,7 +116,7 @@ class Verifier:
                 self.witness_dir.mkdir(parents=True, exist_ok=True)
                 # one file per game: several findings may share a witness
                 p = self.witness_dir / f"seed{w.record.log['seed']}.json"
-                p.write_text(w.record.to_json(), encoding="utf-8")
+                p.write_text(w.record.to_json_anywhere(), encoding="utf-8")
                 self._saved[key] = str(p)
             path = self._saved[key]
         return path, account_around(self.t, w)
@@ -577,6 +578,10 @@ class Verifier:
               or any(v in symbols for v in e.values)}, "is never used"),
         ]
         found = [(kind, name, why) for kind, names, used, why in checks for name in names if name not in used]
+        # a def only the worked examples call is a helper of the examples, not a forgotten rule: say so
+        for_examples = examples_only_defs(spec, used_defs)
+        found = [(k, n, "is used only by the examples (the game itself never reads it)" if k == "def" and n in for_examples
+                  else why) for k, n, why in found]
         if not found:
             return [Finding("dead", "spec", "proved", "every declared part is used by some rule",
                             "components, fields, zones, score items, procedures, defs, options and rulings")]

@@ -759,7 +759,7 @@ def _save(tables: Tables, q: ir.Question, w: Witness, witness_dir: Path | None) 
     if witness_dir is not None:
         witness_dir.mkdir(parents=True, exist_ok=True)
         p = witness_dir / f"question-{q.name}.json"  # its own file: a search witness of the same seed may differ
-        p.write_text(w.record.to_json(), encoding="utf-8")
+        p.write_text(w.record.to_json_anywhere(), encoding="utf-8")
         path = str(p)
     return path, account(tables, q, w)
 

@@ -14,7 +14,7 @@ import attrs
 from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.play import GameRecord, play_game, record_game, replay
 from soan.interpreter.runtime import Tables
-from soan.interpreter.state import CHANCE, State
+from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
 
 @attrs.define
@@ -199,8 +199,8 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
     def chance(st, chance_rng):
         w = wanted()
         outcomes = st.chance_outcomes()
-        if outcomes is None:  # a shuffle: any order of the right length
-            n = st.pending.outcomes
+        if isinstance(outcomes, ShuffleOutcomes):  # a shuffle: any order of the right length
+            n = outcomes.n
             if isinstance(w, list) and sorted(w) == list(range(n)):
                 return list(w)
             return st.sample_chance(rng)
@@ -322,7 +322,8 @@ def widths_of(tables: Tables, rec: GameRecord) -> list[int]:
 
     def width(st: State) -> None:
         if not st.is_terminal():
-            out.append(len(st.legal_moves()) if st.current_player() >= 0 else len(st.chance_outcomes() or ()))
+            oc = st.chance_outcomes()
+            out.append(len(st.legal_moves()) if st.current_player() >= 0 else 0 if isinstance(oc, ShuffleOutcomes) else len(oc or ()))
 
     replay(tables, rec.log, on_step=width)
     return out

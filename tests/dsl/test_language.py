@@ -121,11 +121,11 @@ def test_ir_spans_point_at_the_declaring_line():
     ruling = next(r for r in spec.rulings if r.name == "pardon_threshold")
     assert ruling.span.line == line_of(KITANO_TEXT, r"^ruling pardon_threshold\b")
     assert ruling.span.col == len("ruling ") + 1
-    proc = next(p for p in spec.procedures if p.name == "settle_majority")
-    assert proc.span.line == line_of(KITANO_TEXT, r"^procedure settle_majority\b")
+    proc = next(p for p in spec.procedures if p.name == "hold_majority")
+    assert proc.span.line == line_of(KITANO_TEXT, r"^procedure hold_majority\b")
     awards = [n for n in ir.walk(proc) if isinstance(n, ir.Award)]
     assert len(awards) == 1
-    award_line = line_of(KITANO_TEXT, r"^\s+award bonus\(s\)")
+    award_line = line_of(KITANO_TEXT, r"^\s+award bonus\(s\) // n")
     assert awards[0].span.line == award_line
     assert awards[0].span.col == KITANO_TEXT.splitlines()[award_line - 1].index("award") + 1
     assert spec.winner.span.line == line_of(KITANO_TEXT, r"^winner among\b")
@@ -655,3 +655,53 @@ winner among p in players by vp(p) desc else shared
     lines = sorted(p.span.line for p in e.value.problems)
     assert lines == [2, 3]
     assert "outside its hold 2..5" in e.value.render()
+
+
+# Two invented card tables, chosen like a ruling (section 4.3 of the reference).
+TABLES = CARDS.replace("cards tile in deck { 2 x each suit }", '''assume tile_table: {low, high} = low "Invented." cite "Components"
+cards tile in deck assumed tile_table {
+  1 x each suit
+  low: 2 x suit = red, value = 1
+  high: 1 x suit = blue, value = 5
+}''')
+
+
+def test_card_rows_marked_with_a_table_exist_only_under_that_reading():
+    """A row marked `VALUE:` makes cards only when the cards' assumption has that value; unmarked rows always do."""
+    spec = compile_text(TABLES, "tables.soan")
+    low = api.tables(spec, 2)
+    high = api.tables(spec, 2, api.parse_params(spec, {"tile_table": "high"}))
+    assert sorted((f["suit"], f["value"]) for f in low.fields) == [("blue", 1), ("red", 1), ("red", 1), ("red", 1)]
+    assert sorted((f["suit"], f["value"]) for f in high.fields) == [("blue", 1), ("blue", 5), ("red", 1)]
+    assert api.check_report(spec)["summary"]["cards"] == 4
+
+
+def test_a_row_marked_with_an_unknown_table_is_located_with_a_hint():
+    """A row's mark that is not a value of the assumption is an error at the row, naming the nearest value."""
+    err = problems_of(TABLES.replace("high: 1 x", "hihg: 1 x"))
+    (p,) = err.problems
+    assert "'hihg' is not a value of assumption 'tile_table'" in p.message and p.hint == "did you mean 'high'?"
+    err = problems_of(CARDS.replace("{ 2 x each suit }", "{ low: 2 x each suit }"))
+    assert "needs the cards to be 'assumed NAME'" in err.problems[0].message
+
+
+def test_let_inside_an_expression_says_let_is_a_statement():
+    """`def f = let n = 3 in ...` is reported as 'let' being a statement, not an expression, with a hint."""
+    (p,) = problems_of(MINI + "def f(m) = let n = 3 in n + m\n").problems
+    assert "'let' is a statement, not an expression" in p.message
+    assert "def n = 3" in p.hint
+
+
+def test_an_if_after_an_operator_asks_for_parentheses():
+    """`award 1 + if ... to p` is reported at the `if` with a hint to put the `if` in parentheses."""
+    text = MINI.replace("award 1 to p for pts", "award 1 + if round == 1 then 2 else 0 to p for pts")
+    (p,) = problems_of(text).problems
+    assert "an 'if' expression after an operator needs parentheses" in p.message
+    assert p.hint == "write it in parentheses: 1 + (if COND then A else B)"
+
+
+def test_an_unknown_function_with_no_close_name_lists_near_names():
+    """An unknown function whose name is close to nothing still gets a hint naming the nearest functions there are."""
+    text = MINI.replace("award 1 to p for pts", "award count(others(p)) to p for pts")
+    (p,) = problems_of(text).problems
+    assert p.message == "unknown function 'others'" and p.hint and ("nearest:" in p.hint or "known functions:" in p.hint)

@@ -16,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from gameplay import ShippedSpec, check_core_invariants, play_random
 from soan import api
 from soan.interpreter.bots import determinize
-from soan.interpreter.state import CHANCE, State
+from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = Path(__file__).parent / "logs"
@@ -68,8 +68,8 @@ class KitanoMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(min_value=0, max_value=10**9))
     def chance(self, pick):
         outcomes = self.state.chance_outcomes()
-        if outcomes is None:
-            self.state.apply_chance(self.state.sample_chance(random.Random(pick)))
+        if isinstance(outcomes, ShuffleOutcomes):  # n! orderings: any one, by its index
+            self.state.apply_chance(pick % outcomes.size)
         else:
             self.state.apply_chance(pick % len(outcomes))
 

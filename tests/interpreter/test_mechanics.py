@@ -5,6 +5,7 @@ optional rules, and rulings changed from outside."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -13,7 +14,7 @@ import pytest
 from soan import api
 from soan.dsl import compile_text
 from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.state import CHANCE, State
+from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
 WORKERS = """
 game "Dice Workers" draft 1 players 2..3
@@ -237,3 +238,63 @@ def test_locals_are_lexically_scoped_and_a_shadowing_binding_leaves_the_outer_on
     assert st.pv["coin"][1] == 5 + 2 + 3 + 4 + 6
     assert rec.result["scores"]["P1"] == 5 + 2
 
+
+# Three cards shuffled once: small enough to enumerate every ordering.
+THREE = """
+game "Three" players 2..2
+component tile { value: 1..3 }
+zone pile: shared hidden stack
+cards tile in pile { 1 x each value }
+score pts "points"
+setup { shuffle pile }
+rounds 1 { award first(pile).value to player(1) for pts }
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_shuffle_lists_every_ordering_and_each_can_be_applied():
+    """chance_outcomes() at a shuffle gives every ordering with probability 1/n!; applying the i-th puts the cards in that order."""
+    s = State(api.tables(compile_text(THREE, "three.soan"), 2)).start()
+    outcomes = s.chance_outcomes()
+    assert isinstance(outcomes, ShuffleOutcomes) and outcomes.size == len(outcomes) == 6
+    assert [o for o, _ in outcomes] == [outcomes[i][0] for i in range(6)] == sorted(itertools.permutations(range(3)))
+    assert sum(p for _, p in outcomes) == 1
+    tops = []
+    for i in range(outcomes.size):
+        t = s.clone()
+        t.apply_chance(i)
+        while not t.is_terminal():
+            t.apply(0)
+        tops.append(t.result["scores"]["P1"])
+    assert sorted(tops) == [1, 1, 2, 2, 3, 3]
+    assert outcomes[5][0] == (2, 1, 0)
+    with pytest.raises(IndexError):
+        outcomes.ordering(6)
+
+
+# An aim whose worth shows only after a chance event: gold pays when the toss lands, mud never does.
+AIM = """
+game "Aim" players 2..2
+enum spot = gold, mud
+enum landing = on_aim, astray
+score pts "points"
+rounds 3 {
+  for p in players {
+    choose aim from [gold, mud] by p "aims at" {
+      pick random l from [on_aim, astray] weight (if l == on_aim then 9 else 1) {
+        if l == on_aim and aim == gold { award 1 to p for pts }
+      }
+    }
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_the_rollout_bot_aims_where_the_chance_pays():
+    """The rollout bot, looking past the chance event, aims at the spot that pays once the toss lands; greedy cannot tell them apart."""
+    tables = api.tables(compile_text(AIM, "aim.soan"), 2)
+    for seed in (0, 1):
+        rec = api.play(tables, seed, ["rollout", "random"])
+        aims = [s["move"] for s in rec.log["steps"] if s.get("player") == 1 and "move" in s]
+        assert aims == ["gold", "gold", "gold"], aims

@@ -86,6 +86,38 @@ def test_check_json_has_rulings(capsys, monkeypatch):
     assert "popularity_layout" in {a["name"] for a in report["assumptions"]}
 
 
+# An assumption the rules are written by (read by nothing), one with a value nothing reads, and one read.
+ASSUMED = TINY + '''assume seats_clockwise "Turns run clockwise." cite "Play: turns"
+assume hand_limit: 3..8 = 5 "Our guess." cite "Setup"
+assume bonus: 0..2 = 1 "Our guess too." cite "Play / Scoring"
+scoring { for p in players { award bonus to p for pts } }
+'''
+
+
+def test_check_says_an_unread_fact_is_embodied_and_groups_by_section(capsys, tmp_path, monkeypatch):
+    """An assumption without a value that nothing reads is 'embodied in the rules'; a valued one nothing reads affects nothing; rows are grouped by the section cited first."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, err = soan(capsys, "check", write(tmp_path, "a.soan", ASSUMED))
+    assert code == 0, err
+    lines = [l.strip() for l in out.splitlines()]
+    assert lines.index("Play") < lines.index("seats_clockwise (line 7)") < lines.index("bonus (line 9) = 1") < lines.index("Setup")
+    assert "cites: Play: turns; embodied in the rules" in out
+    assert "cites: Setup; affects: nothing the engine runs" in out
+    code, out, _ = soan(capsys, "check", write(tmp_path, "a.soan", ASSUMED), "--json")
+    rows = {a["name"]: a for a in json.loads(out)["assumptions"]}
+    assert [rows[n]["embodied"] for n in ("seats_clockwise", "hand_limit", "bonus")] == [True, False, False]
+    assert rows["bonus"]["section"] == "Play"
+
+
+def test_check_brief_lists_names_by_section(capsys, tmp_path, monkeypatch):
+    """'soan check --brief' gives one line per cited section with the names (and values), without the texts."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = soan(capsys, "check", write(tmp_path, "a.soan", ASSUMED), "--brief")
+    assert code == 0
+    assert "  Play: seats_clockwise, bonus=1" in out and "  Setup: hand_limit=5" in out
+    assert "Our guess" not in out
+
+
 @pytest.mark.parametrize("command", ["check", "test"])
 def test_json_output_parses_on_a_narrow_console(capsys, command):
     """'soan check --json' and 'soan test --json' print valid JSON whatever the console width."""
@@ -235,6 +267,32 @@ def test_replay_of_a_missing_log(capsys, tmp_path):
     code, _, err = soan(capsys, "replay", tmp_path / "nothere.json")
     assert code == 2
     assert "no such log file" in err
+
+
+def test_replay_of_a_log_whose_spec_is_elsewhere_hints_at_spec(capsys, tmp_path, monkeypatch):
+    """A log whose recorded spec path does not resolve is a usage error with a '--spec' hint, and '--spec' replays it."""
+    monkeypatch.chdir(ROOT)
+    log = tmp_path / "game.json"
+    assert soan(capsys, "run", "specs/kitano-20.soan", "--seed", 3, "--log", log, "--quiet")[0] == 0
+    monkeypatch.chdir(tmp_path)  # the relative path 'specs/kitano-20.soan' no longer resolves
+    code, _, err = soan(capsys, "replay", log)
+    assert code == 2 and "the spec this log was written from is not at 'specs/kitano-20.soan'" in flat(err)
+    assert "hint: give it with --spec" in flat(err) and "Traceback" not in err
+    code, out, err = soan(capsys, "replay", log, "--spec", KITANO)
+    assert code == 0, err
+    assert "same course and result" in flat(out)
+
+
+def test_a_witness_log_replays_from_any_directory(tmp_path, monkeypatch):
+    """A witness file stores the spec's absolute path, so it replays after a change of directory."""
+    monkeypatch.chdir(ROOT)
+    spec = api.load("specs/kitano-20.soan")
+    rec = api.play(api.tables(spec, 3), 5, ["random"] * 3)
+    path = tmp_path / "w.json"
+    path.write_text(rec.to_json_anywhere(), encoding="utf-8")
+    assert json.loads(path.read_text(encoding="utf-8"))["spec"]["path"] == KITANO
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", str(path)]) == 0
 
 
 def test_replay_of_an_incomplete_log(capsys, tmp_path):
@@ -400,3 +458,13 @@ def test_python_m_bad_command_line_has_no_traceback(tmp_path):
     proc = _python_m("run", KITANO, "--players", "9", cwd=tmp_path)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "--players 9 is outside that" in proc.stderr
+
+
+def test_simulate_says_which_assumed_card_tables_its_results_rest_on(capsys, monkeypatch):
+    """'soan simulate' ends by naming the assumptions the card lists rest on, with the table in use."""
+    monkeypatch.setenv("COLUMNS", "300")
+    spec = str(ROOT / "specs" / "pitmaster-20.soan")
+    code, out, err = soan(capsys, "simulate", spec, "-n", 2, "--rule", "storage_table=vp_only")
+    assert code == 0, err
+    assert "depend on card contents the spec assumes: character_favourites, meat_table=graded" in flat(out)
+    assert "storage_table=vp_only" in out

@@ -41,7 +41,7 @@ def test_a_changed_rule_shows_the_first_difference(capsys, tmp_path):
     assert code == 0
     code, out, _ = soan(capsys, "test", spec)
     assert code == 0 and "PASS playthrough" in out
-    spec.write_text(KITANO.read_text(encoding="utf-8").replace("award bonus(s) // count(holders) to p for majority",
+    spec.write_text(KITANO.read_text(encoding="utf-8").replace("award bonus(s) // n to p for majority",
                                                               "award bonus(s) to p for majority"), encoding="utf-8")
     code, out, _ = soan(capsys, "test", spec)
     assert code == 1

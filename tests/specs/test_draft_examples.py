@@ -3,6 +3,7 @@ fails when the rule it checks is changed, and draft 19's fail against draft 20."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -84,9 +85,11 @@ def test_an_example_of_one_draft_fails_against_the_other(own, other, title):
 
 
 def test_every_draft_19_example_of_its_own_tells_the_drafts_apart():
-    """Every example written in a draft-19 spec (not inherited from draft 20) is among those shown to fail against draft 20."""
+    """Every example written in a draft-19 spec (not inherited from draft 20) is among those shown to fail against draft 20
+    (a `with NAME = VALUE` copy of one counts as that example: the name it resolves may exist only in draft 19)."""
     checked = {t for own, _, t in DRAFT_19_OWN if own.endswith("-19.soan")}
     for name in ("kitano-19.soan", "pitmaster-19.soan"):
         spec = api.load(SPECS / name)
-        own = {e.name for e in spec.examples if Path(e.span.path or spec.path).name == name}
+        own = {re.sub(r" \[[^\]]*=[^\]]*\]$", "", e.name) for e in spec.examples
+               if Path(e.span.path or spec.path).name == name}
         assert own and own <= checked, own - checked

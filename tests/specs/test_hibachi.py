@@ -185,7 +185,7 @@ def _flight_chances(tables, seed: int) -> dict:
     while s.round <= 1 and not s.is_terminal():
         if s.current_player() == CHANCE:
             outcomes = s.chance_outcomes()
-            if outcomes and any(label == "lands_elsewhere" for label, _ in outcomes):
+            if isinstance(outcomes, list) and any(label == "lands_elsewhere" for label, _ in outcomes):
                 return dict(outcomes)
             s.apply_chance(s.sample_chance(rng))
         else:
@@ -215,3 +215,10 @@ def test_same_seed_gives_the_same_log_and_the_log_replays():
     assert a.to_json() == b.to_json()
     log = json.loads(a.to_json())
     assert api.replay(t, log).result == log["result"]
+
+
+def test_each_seat_may_toss_with_its_own_skill():
+    """toss_skill_pN gives one seat its own skill: perfect throwers at both seats leave no chance in the flight, one imperfect seat brings it back."""
+    assert _flight_chances(tables_for(2, toss_skill_p1=10, toss_skill_p2=10), 1) == {}
+    mixed = _flight_chances(tables_for(2, toss_skill_p1=10, toss_skill_p2=0), 1)
+    assert mixed == {"lands_elsewhere": Fraction(2, 3), "lands_off_board": Fraction(1, 3)}

@@ -78,3 +78,24 @@ def test_engine_code_knows_no_game_vocabulary():
                     if m:
                         hits.append(f"{f.relative_to(ROOT)}:{n}: {m.group(0)}")
     assert not hits, "\n".join(hits)
+
+
+# A share typed into a text (76%, 7 in 100 games): a result of runs, stale as soon as the rules change.
+RUN_FIGURE = re.compile(r"\d+(\.\d+)?\s*%|\b\d+ (of|in) \d+ (random )?games\b")
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.name)
+def test_spec_texts_quote_no_figures_from_runs(path):
+    """Rulings, assumptions and notes quote no share of games: they name the command that computes it instead."""
+    spec = api.load(path)
+    texts = [(r.name, r.question) for r in spec.rulings] + [(a.name, a.text) for a in spec.assumptions]
+    texts += [("note", n) for n in spec.notes]
+    quoted = [(name, m.group(0)) for name, text in texts for m in [RUN_FIGURE.search(text)] if m]
+    assert not quoted, f"figures from runs typed into the spec (name the soan command instead): {quoted}"
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.name)
+def test_spec_cites_its_draft_by_file_name_only(path):
+    """A spec names its draft by the file's name, never by a path outside the repository."""
+    text = path.read_text(encoding="utf-8")
+    assert "../" not in text and "shared/seeds" not in text

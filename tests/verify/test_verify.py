@@ -292,3 +292,19 @@ winner among p in players by vp(p) desc else draw
 """
     f, _ = findings(text, max_games=40)
     assert f[("supplies", "chip")]["verdict"] == "witnessed"
+
+
+def test_a_finding_names_each_ruling_it_depends_on_once():
+    """A finding's dependencies keep their first order and name each ruling once (a token's shortage ruling is also among those a witness game consulted)."""
+    from soan.verify.properties import Finding
+    f = Finding("supplies", "anger", "witnessed", "the supply runs short", depends_on=["anger_shortage", "pardon_threshold", "anger_shortage"])
+    assert f.depends_on == ["anger_shortage", "pardon_threshold"]
+    assert f.to_json()["depends_on"] == ["anger_shortage", "pardon_threshold"]
+
+
+def test_a_def_only_the_examples_call_is_said_to_serve_the_examples():
+    """A def that only worked examples call is reported as used only by the examples, not as never used."""
+    text = spec_text(5, extra='def helper = 3\ndef unused = 4\nexample "helper" { expect helper == 3 }\n')
+    f, _ = findings(text, budget=1.0, max_games=5)
+    assert "used only by the examples" in f[("dead", "def helper")]["claim"]
+    assert "is never used" in f[("dead", "def unused")]["claim"]
