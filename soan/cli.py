@@ -21,6 +21,7 @@ from rich.table import Table
 
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
+from soan.interpreter.play import LOG_FORMATS_READ
 
 from . import api
 from . import record as record_cmd
@@ -410,8 +411,9 @@ def cmd_replay(args, out: Console, err: Console) -> int:
         raise UsageError(f"no such log file: {args.log}") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"{args.log} is not a soan game log ({e})") from None
-    if not isinstance(log, dict) or log.get("soan_log") != 1:
-        raise UsageError(f"{args.log} is not a soan game log (format 1)")
+    if not isinstance(log, dict) or log.get("soan_log") not in LOG_FORMATS_READ:
+        raise UsageError(f"{args.log} is not a soan game log (format "
+                         + " or ".join(map(str, LOG_FORMATS_READ)) + ")")
     try:
         spec_path = args.spec or log["spec"]["path"]
         log["steps"], log["players"], log["result"]
