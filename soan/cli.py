@@ -742,14 +742,19 @@ def _print_diff(result: dict, out: Console) -> None:
     if not play:
         return
     out.print(f"\n[bold]Play[/bold]: {play['games']} games each on seeds {play['seed']}.., {play['players']} players, "
-              f"bots {', '.join(play['bots'])}; differences paired by seed, 95% intervals")
+              f"bots {', '.join(play['bots'])}; differences paired by seed on common random numbers")
+    out.print(f"  {play['method']}: a change is called only where its interval leaves out zero; intervals are "
+              "adjusted for the whole table; 'detectable' is the smallest difference this run would have "
+              "caught (80% power)", style="dim", markup=False)
     t = Table()
-    for col in ("metric", "old", "new", "difference", "95% interval", ""):
+    for col in ("metric", "old", "new", "difference", "adjusted interval", "", "detectable"):
         t.add_column(col, justify="left" if col in ("metric", "") else "right")
     for m in play["metrics"]:
+        verdict = ("[bold red]change[/bold red]" if m["change"] else
+                   "[dim]same in every game[/dim]" if m["identical"] else "[dim]no evidence[/dim]")
         t.add_row(m["metric"], f"{m['old']:.3f}", f"{m['new']:.3f}", f"{m['difference']:+.3f}",
-                  f"{m['ci95'][0]:+.2f}…{m['ci95'][1]:+.2f}", "[bold red]change[/bold red]" if m["change"] else
-                  "[dim]no evidence[/dim]")
+                  f"{m['interval'][0]:+.2f}…{m['interval'][1]:+.2f}", verdict,
+                  "" if m["detectable"] is None else f"±{m['detectable']:.2f}")
     out.print(t)
     if play["items"]["only_old"] or play["items"]["only_new"]:
         out.print(f"  scoring items only in the old draft: {play['items']['only_old'] or 'none'}; "
