@@ -118,7 +118,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
         "params": dict(sorted(tables.overrides.items())),
         "steps": steps,
         "result": st.result,
-        "consulted_rulings": sorted(st.consulted),
+        "consulted_rulings": sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling"),
     }
     return GameRecord(log, st)
 
