@@ -22,9 +22,11 @@ from rich.table import Table
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 from soan.interpreter.play import LOG_FORMATS_READ
+from soan.stats import pct
 
 from . import api
 from . import record as record_cmd
+from . import rulings as rulings_cmd
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -153,6 +155,7 @@ def build_parser() -> _Parser:
     pr.add_argument("--json", action="store_true", help="machine-readable output")
 
     record_cmd.add_parser(sub, common)
+    rulings_cmd.add_parser(sub, common)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -380,12 +383,12 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     for col in ("seat", "bot", "mean", "min", "max", "win rate", "eliminated"):
         t.add_column(col, justify="right" if col not in ("seat", "bot") else "left")
     for s in stats["seats"]:
-        t.add_row(s["seat"], s["bot"], f"{s['mean']:.2f}", str(s["min"]), str(s["max"]), f"{s['win_rate']:.1%}",
-                  f"{s['eliminated_rate']:.1%}")
+        t.add_row(s["seat"], s["bot"], f"{s['mean']:.2f}", str(s["min"]), str(s["max"]), pct(s['win_rate'], 1),
+                  pct(s['eliminated_rate'], 1))
     out.print(t)
     sc = stats["score"]
-    out.print(f"Score: mean {sc['mean']:.2f}, min {sc['min']}, max {sc['max']}.  Draws {stats['draw_rate']:.1%}, "
-              f"no winner {stats['no_winner_rate']:.1%}.")
+    out.print(f"Score: mean {sc['mean']:.2f}, min {sc['min']}, max {sc['max']}.  Draws {pct(stats['draw_rate'], 1)}, "
+              f"no winner {pct(stats['no_winner_rate'], 1)}.")
     ln = stats["length"]
     out.print(f"Game length: {ln['rounds_mean']:.2f} rounds, {ln['decisions_mean']:.1f} decisions "
               f"(min {ln['decisions_min']}, max {ln['decisions_max']}).")
@@ -397,9 +400,9 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     out.print(t)
     if stats["rulings_consulted"]:
         out.print("Share of games that read each open ruling: " + ", ".join(
-            f"{k} {v:.0%}" for k, v in stats["rulings_consulted"].items()), markup=False)
+            f"{k} {pct(v)}" for k, v in stats["rulings_consulted"].items()), markup=False)
     if stats["games_with"]:
-        out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {v:.0%}"
+        out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {pct(v)}"
                                                      for k, v in stats["games_with"].items()), markup=False)
     return EXIT_OK
 
@@ -778,7 +781,7 @@ def _print_diff(result: dict, out: Console) -> None:
 
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
-            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove}
+            "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "rulings": rulings_cmd.cmd_rulings}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -154,14 +154,16 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def pct(x: float) -> str:
-    """A share as a percentage that never reads 0% (or 100%) for what happened (or failed) at least once."""
+def pct(x: float, digits: int = 0) -> str:
+    """A share as a percentage that never reads 0% (or 100%) for what happened (or failed) at least once:
+    below the last digit shown it prints "<1%" (">99%" near the top)."""
     if x <= 0:
         return "0%"
-    if x < 0.01:
-        return "<1%"
     if x >= 1:
         return "100%"
-    if x > 0.99:
-        return ">99%"
-    return f"{x:.0%}"
+    floor = 10.0 ** -(2 + digits)
+    if x < floor:
+        return f"<{floor:.{digits}%}"
+    if x > 1 - floor:
+        return f">{1 - floor:.{digits}%}"
+    return f"{x:.{digits}%}"
