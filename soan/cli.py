@@ -662,7 +662,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
     label = lambda s: s.name + (f" draft {s.draft}" if s.draft is not None else "")  # noqa: E731
     rules = sdiff.rules_diff(old, new)
     result = {
-        "soan_diff": 1,
+        "soan_diff": 2,  # 2: metrics carry Holm-adjusted intervals (interval, level, p, detectable)
         "old": {"path": old.path, "label": label(old)}, "new": {"path": new.path, "label": label(new)},
         "rules": [{**attrs.asdict(r), "diff": r.unified()} for r in rules],
         "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},

@@ -194,3 +194,14 @@ def test_a_budget_in_steps_cuts_the_games_for_every_ruling_alike():
     res = impact.analyse(dice_spec(), 2, games=400, seed=0, budget=400)
     assert 0 < res["games"] < 400
     assert {r["games"] for r in res["ranked"]} == {res["games"]}
+
+
+def test_a_resolution_the_rules_cannot_carry_out_is_reported_not_a_crash():
+    """A resolution under which a rule fails (a division by zero) is reported with the seed and the message; the rest is measured."""
+    text = dice_text().replace('ruling unused: answer = yes "Nothing reads this (test)" cite "none"',
+                               'ruling divisor: 0..1 = 1 "Divide by what? (test)" cite "none"')
+    text = text.replace("award first(dice).face to p for pts", "award first(dice).face // divisor to p for pts")
+    res = impact.analyse(api.compile_text(text, "x.soan"), 2, games=20)
+    (alt,) = row(res, "divisor")["alternatives"]
+    assert alt["verdict"] == "the rules cannot be carried out" and "division by zero" in alt["failure"]
+    assert row(res, "cosmetic")["alternatives"][0]["verdict"] == "never changes a game"
