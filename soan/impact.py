@@ -16,9 +16,10 @@ A subject no rule reads is proved moot (the static analysis of the spec shows
 nothing can consult it).  A subject read by a declaration (a card list, a
 token supply, a zone's capacity) is read in every game.
 
-Work is counted in engine steps, never seconds: `budget` caps the steps of all
-games played, base games and alternatives together, and the number of base
-games is cut so that every subject is measured on the same games.
+Work is counted in engine steps, never seconds: `budget` caps the steps all
+games are planned to take, base games and replays together (a replay is
+planned at its base game's length); base games stop where the next one's
+planned work would not fit, so every subject is measured on the same games.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def _decisions(log: dict) -> int:
 
 
 def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: list[str] | None = None,
-            params: dict | None = None, budget: int = 200_000, logs_dir: Path | None = None,
+            params: dict | None = None, budget: int = 300_000, logs_dir: Path | None = None,
             progress: Callable[[str, int, int], None] | None = None) -> dict:
     """The whole study: subjects, base games, paired alternatives, ranked."""
     bots = bots or ["random"] * players
@@ -92,19 +93,23 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
     base_t = Tables(spec, players, params)
     subs = subjects(spec, base_t)
     live = [s for s in subs if not s["moot"]]
-    # phase 1: base games, at most a quarter of the budget
+    # phase 1: base games while the work they plan fits the budget: a game costs its own steps and, for
+    # each subject it read, as many again per alternative (a replay takes about as long); every subject is
+    # then measured on the same games
     base: list[GameRecord] = []
-    steps = 0
+    reads: list[set[str]] = []
+    planned = 0
     for g in range(games):
         rec = play_game(base_t, seed + g, bots)
+        read = _read_set(rec, live)
+        cost = rec.state.steps * (1 + sum(len(s["alternatives"]) for s in live if s["name"] in read))
+        if base and planned + cost > budget:
+            break
         base.append(rec)
-        steps += rec.state.steps
+        reads.append(read)
+        planned += cost
         if progress:
             progress("games at the spec's resolutions", g + 1, games)
-        if steps >= budget // 4:
-            break
-    reads = [_read_set(rec, live) for rec in base]
-    # phase 2: keep as many base games as the alternatives' work allows, the same games for every subject
     alt_tables: dict = {}
     for s in live:
         for v in s["alternatives"]:
@@ -112,16 +117,6 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
                 alt_tables[(s["name"], _key(v))] = Tables(spec, players, {**params, s["name"]: v})
             except (SpecRuntimeError, ValueError) as e:  # the resolution makes a declaration impossible
                 alt_tables[(s["name"], _key(v))] = e
-    remaining = budget - steps
-    keep = 0
-    need = 0
-    for rec, read in zip(base, reads):
-        cost = rec.state.steps * sum(len(s["alternatives"]) for s in live if s["name"] in read)
-        if need + cost > remaining and keep > 0:
-            break
-        need += cost
-        keep += 1
-    base, reads = base[:keep], reads[:keep]
     total = sum(len(s["alternatives"]) for s in live for r in reads if s["name"] in r)
     done = 0
     steps_used = sum(rec.state.steps for rec in base)

@@ -14,7 +14,7 @@ from soan import api, stats
 from soan.dsl.errors import SpecRuntimeError
 
 DEFAULT_GAMES = 200
-DEFAULT_BUDGET = 200_000  # engine steps, base games and replays together: within 90 s per spec and count here
+DEFAULT_BUDGET = 300_000  # engine steps, base games and replays together: within 90 s per spec and count here
 
 
 def add_parser(sub, common) -> None:
