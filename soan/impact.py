@@ -10,7 +10,8 @@ each alternative resolution on the same seed: the per-purpose random streams
 bots the same choices wherever they are still legal, so the two games differ
 only by what the ruling causes.  A game that did not read the subject would
 play exactly the same under any resolution, so it counts as an unchanged
-pair without being played again.
+pair without being played again (with random bots: a bot that looks ahead
+reads rules on copies of the game, so with one every game is played again).
 
 A subject no rule reads is proved moot (the static analysis of the spec shows
 nothing can consult it).  A subject read by a declaration (a card list, a
@@ -96,13 +97,17 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
     # phase 1: base games while the work they plan fits the budget: a game costs its own steps and, for
     # each subject it read, as many again per alternative (a replay takes about as long); every subject is
     # then measured on the same games
+    # a bot that looks ahead plays rules on copies of the game: a ruling read there (and so able to change
+    # its choice) is not consulted by the game itself, so with such bots every game is played again
+    looks_ahead = any(b != "random" for b in bots)
     base: list[GameRecord] = []
     reads: list[set[str]] = []
     planned = 0
     for g in range(games):
         rec = play_game(base_t, seed + g, bots)
         read = _read_set(rec, live)
-        cost = rec.state.steps * (1 + sum(len(s["alternatives"]) for s in live if s["name"] in read))
+        replay_for = {s["name"] for s in live} if looks_ahead else read
+        cost = rec.state.steps * (1 + sum(len(s["alternatives"]) for s in live if s["name"] in replay_for))
         if base and planned + cost > budget:
             break
         base.append(rec)
@@ -117,7 +122,8 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
                 alt_tables[(s["name"], _key(v))] = Tables(spec, players, {**params, s["name"]: v})
             except (SpecRuntimeError, ValueError) as e:  # the resolution makes a declaration impossible
                 alt_tables[(s["name"], _key(v))] = e
-    total = sum(len(s["alternatives"]) for s in live for r in reads if s["name"] in r)
+    replays = [{s["name"] for s in live} if looks_ahead else r for r in reads]
+    total = sum(len(s["alternatives"]) for s in live for r in replays if s["name"] in r)
     done = 0
     steps_used = sum(rec.state.steps for rec in base)
     results = []
@@ -127,13 +133,14 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
                             "read_interval": [0.0, 0.0], "alternatives": [], "matters": 0})
             continue
         read_games = [i for i, r in enumerate(reads) if s["name"] in r]
+        replay_games = [i for i, r in enumerate(replays) if s["name"] in r]
         alts = []
         matters: set[int] = set()
         for v in s["alternatives"]:
             t = alt_tables[(s["name"], _key(v))]
             pairs = []
             failure = None if isinstance(t, Tables) else _message(t)
-            for i in read_games:
+            for i in replay_games:
                 if failure is None:
                     try:
                         b = play_game(t, base[i].log["seed"], bots)
@@ -160,7 +167,7 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
             alts.append(alt)
         k, n = len(read_games), len(base)
         lo, hi = stats.wilson(k, n)
-        results.append({**_public(s), "games": n, "read": k, "read_share": k / n if n else 0.0,
+        results.append({**_public(s), "games": n, "read": k, "read_share": k / n if n else 0.0, "replayed": len(replay_games),
                         "read_interval": [lo, hi], "alternatives": alts, "matters": len(matters),
                         "witness_seed": (min(matters, key=lambda i: (base[i].state.steps, i)) + seed)
                         if matters else None})

@@ -113,8 +113,8 @@ def table_lines(result: dict) -> list[str]:
             elif "failure" in a:
                 rows.append(subject + [f"= {a['value']}", "", "", "", f"the rules fail: {a['failure']}"])
             else:
-                flips = _share(a["flip_share"], a["flip_interval"]) if r["read"] else "—"
-                rows.append(subject + [f"= {a['value']}", flips, _largest_shift(a) if r["read"] else "—",
+                flips = _share(a["flip_share"], a["flip_interval"]) if r["replayed"] else "—"
+                rows.append(subject + [f"= {a['value']}", flips, _largest_shift(a) if r["replayed"] else "—",
                                        f"{a['rounds_shift']['mean']:+.2f}", a["verdict"]])
             first = False
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]

@@ -205,3 +205,12 @@ def test_a_resolution_the_rules_cannot_carry_out_is_reported_not_a_crash():
     (alt,) = row(res, "divisor")["alternatives"]
     assert alt["verdict"] == "the rules cannot be carried out" and "division by zero" in alt["failure"]
     assert row(res, "cosmetic")["alternatives"][0]["verdict"] == "never changes a game"
+
+
+def test_with_bots_that_look_ahead_every_game_is_played_again():
+    """A greedy bot reads rules on copies of the game, so every game is replayed, not only those the game itself read."""
+    res = impact.analyse(dice_spec(), 2, games=30, seed=0, bots=["greedy", "greedy"])
+    r = row(res, "six_is_zero")
+    assert r["replayed"] == 30 and r["read"] < 30
+    lo, hi = r["alternatives"][0]["flip_interval"]
+    assert r["alternatives"][0]["flips"] > 0 and lo <= 10 / 36 <= hi
