@@ -228,7 +228,7 @@ def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[st
             old_items_all[it] += sum(a.result["breakdown"][p][it] for p in a.result["breakdown"]) / old_t.n
         for it in new_t.scores:
             new_items_all[it] += sum(b.result["breakdown"][p][it] for p in b.result["breakdown"]) / new_t.n
-        d = first_divergence(a, b)
+        d = None if _course(a) == _course(b) and a.result == b.result else first_divergence(a, b)
         if d is not None and (divergence is None or len(a.log["steps"]) < divergence["steps"]):
             divergence = {**d, "seed": s, "steps": len(a.log["steps"])}
         if progress:
@@ -264,6 +264,13 @@ def compare_metrics(per_metric: dict[str, list[tuple[float, float]]], alpha: flo
                     "identical": identical,
                     "detectable": None if change or identical else round(stats.detectable(t, level), 3)})
     return out
+
+
+def _course(rec) -> list:
+    """A game's course: its decisions and chance outcomes, less shuffles that left a zone as it lay (a
+    shuffle of a zone untouched since its last shuffle reuses the same draw: soan/interpreter/streams.py)."""
+    return [s for s in rec.log["steps"]
+            if not ("chance" in s and isinstance(s["outcome"], list) and s["outcome"] == sorted(s["outcome"]))]
 
 
 def first_divergence(a, b) -> dict | None:
