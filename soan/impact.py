@@ -270,7 +270,7 @@ def _verdict(a: dict) -> str:
         return "shifts scores"
     if a["changed_games"]:
         return "no evidence"  # games change course, but no shift the interval can tell from zero
-    return "never changes a game" if a["played"] else "not read"
+    return "no game changed" if a["played"] else "not read"  # of these games: an observation, not a proof
 
 
 def _save_pair(spec: ir.Spec, base_t: Tables, alt_t: Tables, a: GameRecord, b: GameRecord, name: str, value,

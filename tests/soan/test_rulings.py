@@ -77,11 +77,11 @@ def test_a_ruling_no_rule_reads_is_proved_moot(duel):
 
 
 def test_a_ruling_read_in_every_game_that_never_changes_one(duel):
-    """A ruling read in every game whose answers do the same is read 100% and never changes a game."""
+    """A ruling read in every game whose answers do the same is read 100% and changes none of them."""
     r = row(duel, "cosmetic")
     assert r["read"] == r["games"] == 400 and r["matters"] == 0
     (alt,) = r["alternatives"]
-    assert alt["flips"] == 0 and alt["changed_games"] == 0 and alt["verdict"] == "never changes a game"
+    assert alt["flips"] == 0 and alt["changed_games"] == 0 and alt["verdict"] == "no game changed"
     assert all(s["interval"] == [0.0, 0.0] for s in alt["score_shift"].values())
 
 
@@ -204,7 +204,7 @@ def test_a_resolution_the_rules_cannot_carry_out_is_reported_not_a_crash():
     res = impact.analyse(api.compile_text(text, "x.soan"), 2, games=20)
     (alt,) = row(res, "divisor")["alternatives"]
     assert alt["verdict"] == "the rules cannot be carried out" and "division by zero" in alt["failure"]
-    assert row(res, "cosmetic")["alternatives"][0]["verdict"] == "never changes a game"
+    assert row(res, "cosmetic")["alternatives"][0]["verdict"] == "no game changed"
 
 
 def test_with_bots_that_look_ahead_every_game_is_played_again():
