@@ -94,12 +94,12 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
     base_t = Tables(spec, players, params)
     subs = subjects(spec, base_t)
     live = [s for s in subs if not s["moot"]]
-    # phase 1: base games while the work they plan fits the budget: a game costs its own steps and, for
-    # each subject it read, as many again per alternative (a replay takes about as long); every subject is
-    # then measured on the same games
     # a bot that looks ahead plays rules on copies of the game: a ruling read there (and so able to change
     # its choice) is not consulted by the game itself, so with such bots every game is played again
     looks_ahead = any(b != "random" for b in bots)
+    # phase 1: base games while the work they plan fits the budget: a game costs its own steps and, for
+    # each subject it read, as many again per alternative (a replay takes about as long); every subject is
+    # then measured on the same games
     base: list[GameRecord] = []
     reads: list[set[str]] = []
     planned = 0
@@ -167,8 +167,9 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
             alts.append(alt)
         k, n = len(read_games), len(base)
         lo, hi = stats.wilson(k, n)
-        results.append({**_public(s), "games": n, "read": k, "read_share": k / n if n else 0.0, "replayed": len(replay_games),
-                        "read_interval": [lo, hi], "alternatives": alts, "matters": len(matters),
+        results.append({**_public(s), "games": n, "read": k, "read_share": k / n if n else 0.0,
+                        "read_interval": [lo, hi], "replayed": len(replay_games), "alternatives": alts,
+                        "matters": len(matters),
                         "witness_seed": (min(matters, key=lambda i: (base[i].state.steps, i)) + seed)
                         if matters else None})
     ranked = sorted((r for r in results if not r["moot"]), key=_rank_key)
