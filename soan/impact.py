@@ -32,7 +32,7 @@ from soan import stats
 from soan.dsl import ir
 from soan.dsl.analysis import parameter_uses
 from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.play import GameRecord, play_game, replay
+from soan.interpreter.play import GameRecord, play_game, record_game, replay
 from soan.interpreter.runtime import Tables
 
 MAX_ALTERNATIVES = 4  # more than this: a numeric domain's neighbours of the current value and its ends
@@ -296,3 +296,49 @@ def _save_pair(spec: ir.Spec, base_t: Tables, alt_t: Tables, a: GameRecord, b: G
         pb.write_text(b.to_json(), encoding="utf-8")
         out["logs"] = [str(pa), str(pb)]
     return out
+
+
+def replay_under(tables: Tables, log: dict) -> GameRecord:
+    """The game of `log` played again under other rules (another resolution of
+    a ruling): each player's k-th decision takes the move the log took at that
+    player's k-th decision while it is still legal, else the random bot's
+    keyed choice; each chance event takes the log's outcome at the same event
+    while it is still possible, else the seed's own stream.  For logs whose
+    moves came from a search rather than a bot, this is the paired game."""
+    from soan.interpreter.streams import Streams, keyed_choice
+
+    seed = log["seed"]
+    streams = Streams(seed)
+    moves: dict[int, list[str]] = {}
+    chances: list[dict] = []
+    for step in log["steps"]:
+        if "move" in step:
+            moves.setdefault(step["player"] - 1, []).append(step["move"])
+        else:
+            chances.append(step)
+    taken = {p: 0 for p in moves}
+    drawn = [0]
+
+    def choose(st, p, legal) -> int:
+        labels = [m.label for m in legal]
+        k = taken.get(p, 0)
+        taken[p] = k + 1
+        if k < len(moves.get(p, [])) and moves[p][k] in labels:
+            return labels.index(moves[p][k])
+        stream, _ = streams.decision(st, p)
+        return keyed_choice(stream, labels) if len(labels) > 1 else 0
+
+    def chance(st, _rng):
+        k = drawn[0]
+        drawn[0] = k + 1
+        c = st.pending
+        if k < len(chances):
+            out = chances[k]["outcome"]
+            if c.kind == "shuffle":
+                if isinstance(out, list) and len(out) == c.outcomes:
+                    return list(out)
+            elif isinstance(out, int) and out < len(c.outcomes) and c.describe(out) == chances[k]["chance"]:
+                return out
+        return streams.chance(st)
+
+    return record_game(tables, seed, choose, list(log["bots"]), chance=chance)

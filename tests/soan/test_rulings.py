@@ -214,3 +214,18 @@ def test_with_bots_that_look_ahead_every_game_is_played_again():
     assert r["replayed"] == 30 and r["read"] < 30
     lo, hi = r["alternatives"][0]["flip_interval"]
     assert r["alternatives"][0]["flips"] > 0 and lo <= 10 / 36 <= hi
+
+
+def test_a_log_played_again_under_another_resolution_keeps_its_moves_and_draws():
+    """Replaying a log under the same rules gives the same game; under another resolution the draws and moves stay and only the ruling's effect differs."""
+    spec = dice_spec()
+    base = api.tables(spec, 2)
+    for seed in range(40):
+        log = api.play(base, seed, ["random"] * 2).log
+        same = impact.replay_under(base, log).log
+        assert same["steps"] == log["steps"] and same["result"] == log["result"]
+        other = impact.replay_under(api.tables(spec, 2, api.parse_params(spec, {"six_is_zero": "yes"})), log).log
+        assert other["steps"] == log["steps"]
+        if "six_is_zero" in log["consulted_rulings"]:
+            sixes = sum(1 for s in log["steps"] if s.get("chance") == "roll die: 6")
+            assert sum(log["result"]["scores"].values()) - sum(other["result"]["scores"].values()) == 6 * sixes
