@@ -9,16 +9,24 @@ from typing import Callable
 
 from .runtime import CardRef
 from .state import CHANCE, Decision, Frame, State
+from .streams import keyed_choice
 
 
 class BotInput:
-    __slots__ = ("seat", "view", "moves", "sample")
+    """What a bot may see at one decision.  `stream` names the decision's own
+    random stream and `rng` is a generator drawn from it (see streams.py);
+    without them a bot uses the generator it was made with."""
 
-    def __init__(self, seat: int, view: Callable[[], dict], moves: list[str], sample: Callable[[random.Random], State]):
+    __slots__ = ("seat", "view", "moves", "sample", "stream", "rng")
+
+    def __init__(self, seat: int, view: Callable[[], dict], moves: list[str], sample: Callable[[random.Random], State],
+                 stream: str | None = None, rng: random.Random | None = None):
         self.seat = seat
         self.view = view
         self.moves = moves
         self.sample = sample
+        self.stream = stream
+        self.rng = rng
 
 
 class RandomBot:
@@ -28,6 +36,8 @@ class RandomBot:
         self.seat, self.rng = seat, rng
 
     def choose(self, info: BotInput) -> int:
+        if info.stream is not None:  # the same move wherever it is still legal, for paired comparisons
+            return keyed_choice(info.stream, info.moves)
         return self.rng.randrange(len(info.moves))
 
 
@@ -43,18 +53,19 @@ class GreedyBot:
     def choose(self, info: BotInput) -> int:
         if len(info.moves) == 1:
             return 0
-        sample = info.sample(self.rng)
+        rng = info.rng or self.rng
+        sample = info.sample(rng)
         best: list[int] = []
         best_value = None
         for i in range(len(info.moves)):
             s = sample.clone()
             s.apply(i)
-            value = score_if_ended(s, self.seat, self.rng, spare=True)  # s is this move's own copy
+            value = score_if_ended(s, self.seat, rng, spare=True)  # s is this move's own copy
             if best_value is None or value > best_value:
                 best, best_value = [i], value
             elif value == best_value:
                 best.append(i)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return best[0] if len(best) == 1 else rng.choice(best)
 
 
 class RolloutBot:

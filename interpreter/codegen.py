@@ -350,8 +350,10 @@ class ExprCodegen:
 
     def g_Param(self, e, scope):
         value = self._const(self.t.params[e.name])
-        if self.t.param_kind[e.name] == "ruling":
-            return f"(st.consulted.add({e.name!r}) or {value})"  # add() gives None: the value is the result
+        if self.t.param_kind[e.name] in ("ruling", "assume"):
+            # read in play: an open ruling (and an assumption, for soan rulings) counts as consulted, as in
+            # the closure interpreter; add() gives None, so the value is the result
+            return f"(st.consulted.add({e.name!r}) or {value})"
         return value
 
     def g_Builtin(self, e, scope):

@@ -740,7 +740,7 @@ class RuleCompiler:
 
         def op(st, f):
             items, _ = candidates(st, {})
-            groups = rank_groups(st, items, {}, var, keys, span)
+            groups = rank_groups(st, items, {}, var, keys, span, top_only=True)
             if not groups:
                 st.finish([], False, "no player is left to win")
                 return

@@ -1,10 +1,12 @@
 """Playing games: one seeded game with bots and its log, replaying a log, and
 many games for statistics.
 
-Determinism: chance is drawn from `random.Random` seeded from the game's seed
-and each bot gets its own generator seeded from the seed and its seat, so the
-same spec, seed and bots give the same log byte for byte.  A log records every
-decision and chance outcome, so `replay` never needs the generators at all.
+Determinism: every chance outcome and every bot decision is drawn from its
+own per-purpose stream derived from the game's seed (streams.py: common random
+numbers), so the same spec, seed and bots give the same log byte for byte.  A
+log records every decision and chance outcome, so `replay` never needs the
+streams at all: logs of format 1 (one chance generator per game, one per
+seat) replay as they always did.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from soan.dsl.errors import SpecRuntimeError
 from .bots import BOTS, BotInput, determinize
 from .runtime import Tables
 from .state import CHANCE, State
+from .streams import Streams
 
-LOG_FORMAT = 1
+LOG_FORMAT = 2  # 2: per-purpose random streams; 1: one chance generator, one per seat
+LOG_FORMATS_READ = (1, 2)
 MAX_STEPS = 200_000
 
 
@@ -76,25 +80,30 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
               on_step: Callable[[State], None] | None = None) -> GameRecord:
     """Play one game with bots.  `on_step` (for tests) is called on every state reached."""
     players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
+    streams = Streams(seed)
 
     def choose(st: State, p: int, moves) -> int:
         if len(moves) < 2:
             return 0  # no bot is asked about a forced move
+        stream, rng = streams.decision(st, p)
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
-                        (lambda rng, s=st, q=p: determinize(s, q, rng)))
+                        (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, rng)
         return players[p].choose(info)
 
-    return record_game(tables, seed, choose, list(bots), narrate, on_step)
+    return record_game(tables, seed, choose, list(bots), narrate, on_step, streams=streams)
 
 
 def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], int], bots: list[str],
                 narrate: bool = False, on_step: Callable[[State], None] | None = None,
-                chance: Callable[[State, random.Random], object] | None = None) -> GameRecord:
+                chance: Callable[[State, random.Random], object] | None = None,
+                streams: Streams | None = None) -> GameRecord:
     """Play one game to its end, chance drawn from `seed` and each decision
     taken by `choose(state, player, moves) -> index`, and log every step.
     `chance(state, rng) -> outcome` (for search) picks chance outcomes instead;
-    any outcome it gives is one the game could have drawn."""
+    any outcome it gives is one the game could have drawn; without it chance
+    comes from the per-purpose streams of `seed`."""
     chance_rng = random.Random(f"soan/{seed}/chance")
+    streams = streams or Streams(seed)
     st = State(tables, narrate=narrate).start()
     steps: list[dict] = []
     if on_step:
@@ -104,7 +113,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
             raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         p = st.current_player()
         if p == CHANCE:
-            outcome = st.sample_chance(chance_rng) if chance is None else chance(st, chance_rng)
+            outcome = streams.chance(st) if chance is None else chance(st, chance_rng)
             text = st.pending.describe(outcome)
             st.apply_chance(outcome)
             steps.append({"chance": text, "outcome": outcome})
@@ -126,7 +135,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
         "params": dict(sorted(tables.overrides.items())),
         "steps": steps,
         "result": st.result,
-        "consulted_rulings": sorted(st.consulted),
+        "consulted_rulings": sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling"),
     }
     return GameRecord(log, st)
 

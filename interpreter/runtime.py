@@ -391,7 +391,8 @@ class ExprCompiler:
     def x_Param(self, e):
         name = e.name
         value = self.t.params[name]
-        if self.t.param_kind[name] == "ruling":
+        if self.t.param_kind[name] in ("ruling", "assume"):
+            # read in play: an open ruling (and an assumption, for soan rulings) counts as consulted
             def f(st, env):
                 st.consulted.add(name)
                 return value
@@ -724,15 +725,17 @@ class ExprCompiler:
         return lambda st, env: st.supply[a(st, env)]
 
 
-def rank_groups(st, seq, env, var, keys, span) -> list[list]:
+def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[list]:
     """Sort `seq` by the keys and group the elements no key separates, keeping
     the collection's order inside a group.  A key is only evaluated for the
     elements the earlier keys left tied, so a rule (or ruling) read by a later
-    key counts as consulted only when it decides something."""
+    key counts as consulted only when it decides something.  With `top_only`
+    (the winner line, which only needs the first group) later keys only part
+    the elements tied for first: ties further down decide nothing."""
     inner = dict(env)
 
-    def split(group: list, k: int) -> list[list]:
-        if len(group) < 2 or k == len(keys):
+    def split(group: list, k: int, top: bool = True) -> list[list]:
+        if len(group) < 2 or k == len(keys) or (top_only and not top):
             return [group]
         fn, desc = keys[k]
         values = []
@@ -759,11 +762,11 @@ def rank_groups(st, seq, env, var, keys, span) -> list[list]:
                 sub.append(x)
             else:
                 if sub:
-                    out.extend(split(sub, k + 1))
+                    out.extend(split(sub, k + 1, top and not out))
                 sub = [x]
             prev = kv
         if sub:
-            out.extend(split(sub, k + 1))
+            out.extend(split(sub, k + 1, top and not out))
         return out
 
     return split(list(seq), 0) if seq else []

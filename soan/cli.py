@@ -21,11 +21,14 @@ from rich.table import Table
 
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
+from soan.interpreter.play import LOG_FORMATS_READ
+from soan.stats import pct
 
 from . import api
 from . import compile_cmd
 from . import record as record_cmd
 from . import sweep as sweep_cmd
+from . import rulings as rulings_cmd
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -167,6 +170,7 @@ def build_parser() -> _Parser:
     record_cmd.add_parser(sub, common)
     compile_cmd.add_parser(sub, common)
     sweep_cmd.add_parser(sub)
+    rulings_cmd.add_parser(sub, common)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -410,12 +414,12 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     for col in ("seat", "bot", "mean", "min", "max", "win rate", "eliminated"):
         t.add_column(col, justify="right" if col not in ("seat", "bot") else "left")
     for s in stats["seats"]:
-        t.add_row(s["seat"], s["bot"], f"{s['mean']:.2f}", str(s["min"]), str(s["max"]), f"{s['win_rate']:.1%}",
-                  f"{s['eliminated_rate']:.1%}")
+        t.add_row(s["seat"], s["bot"], f"{s['mean']:.2f}", str(s["min"]), str(s["max"]), pct(s['win_rate'], 1),
+                  pct(s['eliminated_rate'], 1))
     out.print(t)
     sc = stats["score"]
-    out.print(f"Score: mean {sc['mean']:.2f}, min {sc['min']}, max {sc['max']}.  Draws {stats['draw_rate']:.1%}, "
-              f"no winner {stats['no_winner_rate']:.1%}.")
+    out.print(f"Score: mean {sc['mean']:.2f}, min {sc['min']}, max {sc['max']}.  Draws {pct(stats['draw_rate'], 1)}, "
+              f"no winner {pct(stats['no_winner_rate'], 1)}.")
     ln = stats["length"]
     out.print(f"Game length: {ln['rounds_mean']:.2f} rounds, {ln['decisions_mean']:.1f} decisions "
               f"(min {ln['decisions_min']}, max {ln['decisions_max']}).")
@@ -427,9 +431,9 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     out.print(t)
     if stats["rulings_consulted"]:
         out.print("Share of games that read each open ruling: " + ", ".join(
-            f"{k} {v:.0%}" for k, v in stats["rulings_consulted"].items()), markup=False)
+            f"{k} {pct(v)}" for k, v in stats["rulings_consulted"].items()), markup=False)
     if stats["games_with"]:
-        out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {v:.0%}"
+        out.print("Share of games with: " + ", ".join(f"{api.MARK_NAMES.get(k, k)} {pct(v)}"
                                                      for k, v in stats["games_with"].items()), markup=False)
     tables_used = api.assumed_card_tables(spec, params)
     if tables_used:
@@ -445,8 +449,9 @@ def cmd_replay(args, out: Console, err: Console) -> int:
         raise UsageError(f"no such log file: {args.log}") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"{args.log} is not a soan game log ({e})") from None
-    if not isinstance(log, dict) or log.get("soan_log") != 1:
-        raise UsageError(f"{args.log} is not a soan game log (format 1)")
+    if not isinstance(log, dict) or log.get("soan_log") not in LOG_FORMATS_READ:
+        raise UsageError(f"{args.log} is not a soan game log (format "
+                         + " or ".join(map(str, LOG_FORMATS_READ)) + ")")
     try:
         spec_path = args.spec or log["spec"]["path"]
         log["steps"], log["players"], log["result"]
@@ -708,7 +713,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
     label = lambda s: s.name + (f" draft {s.draft}" if s.draft is not None else "")  # noqa: E731
     rules = sdiff.rules_diff(old, new)
     result = {
-        "soan_diff": 1,
+        "soan_diff": 2,  # 2: metrics carry Holm-adjusted intervals (interval, level, p, detectable)
         "old": {"path": old.path, "label": label(old)}, "new": {"path": new.path, "label": label(new)},
         "rules": [{**attrs.asdict(r), "diff": r.unified()} for r in rules],
         "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},
@@ -791,14 +796,19 @@ def _print_diff(result: dict, out: Console) -> None:
     if not play:
         return
     out.print(f"\n[bold]Play[/bold]: {play['games']} games each on seeds {play['seed']}.., {play['players']} players, "
-              f"bots {', '.join(play['bots'])}; differences paired by seed, 95% intervals")
+              f"bots {', '.join(play['bots'])}; differences paired by seed on common random numbers")
+    out.print(f"  {play['method']}: a change is called only where its interval leaves out zero; intervals are "
+              "adjusted for the whole table; 'detectable' is the smallest difference this run would have "
+              "caught (80% power)", style="dim", markup=False)
     t = Table()
-    for col in ("metric", "old", "new", "difference", "95% interval", ""):
+    for col in ("metric", "old", "new", "difference", "adjusted interval", "", "detectable"):
         t.add_column(col, justify="left" if col in ("metric", "") else "right")
     for m in play["metrics"]:
+        verdict = ("[bold red]change[/bold red]" if m["change"] else
+                   "[dim]same in every game[/dim]" if m["identical"] else "[dim]no evidence[/dim]")
         t.add_row(m["metric"], f"{m['old']:.3f}", f"{m['new']:.3f}", f"{m['difference']:+.3f}",
-                  f"{m['ci95'][0]:+.2f}…{m['ci95'][1]:+.2f}", "[bold red]change[/bold red]" if m["change"] else
-                  "[dim]no evidence[/dim]")
+                  f"{m['interval'][0]:+.2f}…{m['interval'][1]:+.2f}", verdict,
+                  "" if m["detectable"] is None else f"±{m['detectable']:.2f}")
     out.print(t)
     if play["items"]["only_old"] or play["items"]["only_new"]:
         out.print(f"  scoring items only in the old draft: {play['items']['only_old'] or 'none'}; "
@@ -823,7 +833,7 @@ def _print_diff(result: dict, out: Console) -> None:
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
             "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
-            "sweep": sweep_cmd.cmd_sweep}
+            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings}
 
 
 if __name__ == "__main__":  # pragma: no cover

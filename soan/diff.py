@@ -2,9 +2,14 @@
 (the same seeds and bots on both, differences with confidence intervals), in
 static facts, and the first game that takes another course.
 
-Numbers in play are compared game by game on the same seed (paired), so the
-luck of the deal largely cancels; a difference is called a change only when
-its 95% interval leaves out zero.
+Numbers in play are compared game by game on the same seed (paired), and
+both drafts draw from the same per-purpose random streams (common random
+numbers: the same shuffles, rolls and bot choices wherever the change does not
+reach), so the luck of the deal cancels.  All the metrics of one diff are one
+family: Holm's step-down method keeps the chance of any false "change" among
+them at 5% or less, and each interval is drawn at the level its metric was
+tested at.  Where there is no evidence, the smallest effect the run could have
+detected says how much "no evidence" is worth.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Callable
 
 import attrs
 
+from soan import stats
 from soan.dsl import ir
 from soan.dsl.parser import split_top_level
 from soan.interpreter.play import play_game
@@ -181,19 +187,6 @@ def verification_diff(old_t: Tables, new_t: Tables, games: int, seed: int) -> li
 # ---- play --------------------------------------------------------------------------------------------
 
 
-def _ci(diffs: list[float]) -> tuple[float, float, float]:
-    """Mean and 95% interval of paired differences (normal approximation)."""
-    n = len(diffs)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, mean, mean
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
-
-
 def _game_metrics(rec, scores: list[str]) -> dict:
     res = rec.result
     n = rec.log["players"]
@@ -235,20 +228,15 @@ def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[st
             old_items_all[it] += sum(a.result["breakdown"][p][it] for p in a.result["breakdown"]) / old_t.n
         for it in new_t.scores:
             new_items_all[it] += sum(b.result["breakdown"][p][it] for p in b.result["breakdown"]) / new_t.n
-        d = first_divergence(a, b)
+        d = None if _course(a) == _course(b) and a.result == b.result else first_divergence(a, b)
         if d is not None and (divergence is None or len(a.log["steps"]) < divergence["steps"]):
             divergence = {**d, "seed": s, "steps": len(a.log["steps"])}
         if progress:
             progress(g + 1)
-    metrics = []
-    for k, pairs in per_metric.items():
-        mean_old = sum(p[0] for p in pairs) / len(pairs)
-        mean_new = sum(p[1] for p in pairs) / len(pairs)
-        diff, lo, hi = _ci([p[1] - p[0] for p in pairs])
-        metrics.append({"metric": k, "old": round(mean_old, 3), "new": round(mean_new, 3), "difference": round(diff, 3),
-                        "ci95": [round(lo, 3), round(hi, 3)], "change": (lo > 0 or hi < 0)})
+    metrics = compare_metrics(per_metric)
     return {
         "games": games, "seed": seed, "bots": bots, "players": old_t.n,
+        "method": f"{stats.HOLM}: family-wise error {stats.ALPHA:.0%} over {len(metrics)} metrics",
         "metrics": metrics,
         "scores": {"old": old_scores, "new": new_scores},
         "items": {"old": {k: round(v / games, 3) for k, v in old_items_all.items()},
@@ -257,6 +245,32 @@ def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[st
         "first_divergence": divergence,
         "differing_games": sum(1 for k, pairs in per_metric.items() if k == "mean score" for p in pairs if p[0] != p[1]),
     }
+
+
+def compare_metrics(per_metric: dict[str, list[tuple[float, float]]], alpha: float = stats.ALPHA) -> list[dict]:
+    """Paired tests of every metric as one family (Holm): each metric's means,
+    difference, interval at its Holm level, whether it is a change, and, where
+    it is not, the smallest difference the run would have detected (80% power)."""
+    tests = {k: stats.paired([b - a for a, b in pairs]) for k, pairs in per_metric.items()}
+    verdicts = stats.holm([t["p"] for t in tests.values()], alpha)
+    out = []
+    for (k, pairs), (change, level) in zip(per_metric.items(), verdicts):
+        t = tests[k]
+        lo, hi = stats.interval(t, level)
+        identical = all(a == b for a, b in pairs)
+        out.append({"metric": k, "old": round(sum(p[0] for p in pairs) / len(pairs), 3),
+                    "new": round(sum(p[1] for p in pairs) / len(pairs), 3), "difference": round(t["mean"], 3),
+                    "interval": [round(lo, 3), round(hi, 3)], "level": level, "p": t["p"], "change": change,
+                    "identical": identical,
+                    "detectable": None if change or identical else round(stats.detectable(t, level), 3)})
+    return out
+
+
+def _course(rec) -> list:
+    """A game's course: its decisions and chance outcomes, less shuffles that left a zone as it lay (a
+    shuffle of a zone untouched since its last shuffle reuses the same draw: soan/interpreter/streams.py)."""
+    return [s for s in rec.log["steps"]
+            if not ("chance" in s and isinstance(s["outcome"], list) and s["outcome"] == sorted(s["outcome"]))]
 
 
 def first_divergence(a, b) -> dict | None:

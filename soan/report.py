@@ -128,13 +128,18 @@ def diff_html(result: dict) -> str:
                    f"{histogram_svg(play['scores']['old'], play['scores']['new'])}</div>"
                    f"<div><h3>Points per scoring item (mean per player)</h3>"
                    f"{items_svg(play['items']['old'], play['items']['new'])}</div></div>")
-        out.append("<table><tr><th>metric</th><th>old</th><th>new</th><th>difference</th><th>95% interval</th>"
-                   "<th></th></tr>")
+        out.append(f"<p class='same'>{_e(play['method'])}; intervals adjusted for the whole table; 'detectable' is "
+                   "the smallest difference this run would have caught (80% power).</p>")
+        out.append("<table><tr><th>metric</th><th>old</th><th>new</th><th>difference</th><th>adjusted interval</th>"
+                   "<th></th><th>detectable</th></tr>")
         for m in play["metrics"]:
-            verdict = "<span class='change'>change</span>" if m["change"] else "<span class='same'>no evidence</span>"
+            verdict = ("<span class='change'>change</span>" if m["change"] else
+                       "<span class='same'>same in every game</span>" if m["identical"] else
+                       "<span class='same'>no evidence</span>")
+            det = "" if m["detectable"] is None else f"±{m['detectable']}"
             out.append(f"<tr><td>{_e(m['metric'])}</td><td class='n'>{m['old']}</td><td class='n'>{m['new']}</td>"
-                       f"<td class='n'>{m['difference']:+}</td><td class='n'>{m['ci95'][0]:+} … {m['ci95'][1]:+}</td>"
-                       f"<td>{verdict}</td></tr>")
+                       f"<td class='n'>{m['difference']:+}</td><td class='n'>{m['interval'][0]:+} … "
+                       f"{m['interval'][1]:+}</td><td>{verdict}</td><td class='n'>{det}</td></tr>")
         out.append("</table>")
         d = play.get("first_divergence")
         out.append("<h2>First divergence</h2>")

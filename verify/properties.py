@@ -620,9 +620,9 @@ class Verifier:
                 continue
             try:
                 alt = Tables(self.spec, self.t.n, {**self.t.overrides, r.name: v})
-                from soan.interpreter.play import play_game
+                from soan.impact import replay_under  # the witness's moves and draws wherever still legal
 
-                rec = play_game(alt, log["seed"], log["bots"])
+                rec = replay_under(alt, log)
             except Exception:
                 continue
             if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:

@@ -96,7 +96,9 @@ def test_compiled_source_names_the_spec_lines():
     path = SPECS[[p.stem for p in SPECS].index("kitano-20")]
     tables = api.tables(_spec(path), 4, engine="compiled")
     src = tables.rules.x.source()
-    assert "# specs/kitano-20.soan:98: def held(p, s) = count(c in p.storehouse where c.suit == s)" in src.replace(
+    line = next(k for k, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("def held(p, s)"))
+    assert f"# specs/kitano-20.soan:{line}: def held(p, s) = count(c in p.storehouse where c.suit == s)" in src.replace(
         str(path.parent.parent) + "/", "")
 
 

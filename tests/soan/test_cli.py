@@ -209,7 +209,7 @@ def test_run_json_is_a_log(capsys):
     code, out, _ = soan(capsys, "run", KITANO, "--players", 3, "--seed", 11, "--json")
     assert code == 0
     log = json.loads(out)
-    assert (log["soan_log"], log["players"], log["seed"]) == (1, 3, 11)
+    assert (log["soan_log"], log["players"], log["seed"]) == (2, 3, 11)
     assert set(log["result"]["scores"]) == {"P1", "P2", "P3"}
 
 

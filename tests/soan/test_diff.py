@@ -97,7 +97,7 @@ def test_one_more_point_per_token_shifts_the_mean_by_the_tokens_held():
     b = api.compile_text(BASE.replace("def worth = 1", "def worth = 2"), "b.soan")
     play = sdiff.play_diff(api.tables(a, 3), api.tables(b, 3), 30, 0, ["random"] * 3)
     mean = next(m for m in play["metrics"] if m["metric"] == "mean score")
-    assert mean["difference"] == 4.0 and mean["ci95"] == [4.0, 4.0] and mean["change"]
+    assert mean["difference"] == 4.0 and mean["interval"] == [4.0, 4.0] and mean["change"]
     rounds = next(m for m in play["metrics"] if m["metric"] == "rounds")
     assert rounds["difference"] == 0 and not rounds["change"]
 
