@@ -22,6 +22,7 @@ from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 
 from . import api
+from .console import make_console
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -66,6 +67,7 @@ def build_parser() -> _Parser:
     p = _Parser(prog="soan", description="soan (草案): write board-game drafts as specs; check, play and test them.",
                 allow_abbrev=False)
     p.add_argument("--version", action="version", version=f"soan {api.__version__}")
+    p.add_argument("--width", type=_width, default=None, metavar="COLUMNS", help=WIDTH_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def common(sp, players=True):
@@ -152,14 +154,31 @@ def build_parser() -> _Parser:
     t = sub.add_parser("test", allow_abbrev=False, help="run the examples written in specs")
     t.add_argument("specs", nargs="+", metavar="SPEC")
     t.add_argument("--json", action="store_true", help="machine-readable output")
+    for sp in sub.choices.values():  # `soan diff A B --width 100` as well as `soan --width 100 diff A B`
+        sp.add_argument("--width", type=_width, default=argparse.SUPPRESS, metavar="COLUMNS", help=WIDTH_HELP)
     return p
 
 
+WIDTH_HELP = ("wrap output at this many columns (default: the terminal's width; "
+              "in a pipe or file, COLUMNS if set, else no wrapping)")
+
+
+def _width(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of columns, not '{text}'") from None
+    if not 20 <= n <= 100_000:
+        raise argparse.ArgumentTypeError(f"between 20 and 100000 columns, not {n}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
-    out = Console(highlight=False, emoji=False)
-    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    out, err = make_console(), make_console(stderr=True)
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "width", None) is not None:
+            out, err = make_console(width=args.width), make_console(stderr=True, width=args.width)
         if args.command is None:
             build_parser().print_help()
             return EXIT_USAGE
@@ -285,14 +304,14 @@ def _print_check(spec: ir.Spec, report: dict, out: Console) -> None:
             elif r.get("value") is not None:
                 head += f" = {r['value']}"
             out.print(head)
-            out.print(Padding(r["text"], (0, 0, 0, 6)), markup=False)
+            out.print(Padding(r["text"], (0, 0, 0, 6), expand=False), markup=False)
             extra = []
             if r["cite"]:
                 extra.append(f"cites: {r['cite']}")
             extra.append("affects: " + (", ".join(r["affects"]) or "nothing the engine runs (it documents the spec)"))
-            out.print(Padding("; ".join(extra), (0, 0, 0, 6)), style="dim", markup=False)
+            out.print(Padding("; ".join(extra), (0, 0, 0, 6), expand=False), style="dim", markup=False)
     for note in report["notes"]:
-        out.print(Padding(f"note: {note}", (0, 0, 0, 2)), markup=False)
+        out.print(Padding(f"note: {note}", (0, 0, 0, 2), expand=False), markup=False)
     out.print()
 
 
