@@ -12,6 +12,7 @@ import difflib
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 
 import attrs
@@ -20,6 +21,7 @@ from rich.table import Table
 
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
+from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
 
 from . import api
 from .console import make_console
@@ -174,6 +176,39 @@ def _width(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one soan command; returns its exit code.
+
+    The command runs in a thread with a deep stack, so a spec nested up to
+    MAX_NESTING levels is read, checked and played without a RecursionError."""
+    outcome: list = []
+
+    def work():
+        try:
+            outcome.append(("code", _main(argv)))
+        except BaseException as e:  # SystemExit from --help and --version, re-raised where the caller expects it
+            outcome.append(("raise", e))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    previous = threading.stack_size()
+    try:
+        threading.stack_size(STACK_BYTES)
+        worker = threading.Thread(target=work, name="soan", daemon=True)
+    finally:
+        threading.stack_size(previous)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.2)
+    except KeyboardInterrupt:
+        sys.stderr.write("soan: interrupted\n")
+        return 130
+    kind, value = outcome[0]
+    if kind == "raise":
+        raise value
+    return value
+
+
+def _main(argv: list[str] | None) -> int:
     out, err = make_console(), make_console(stderr=True)
     try:
         args = build_parser().parse_args(argv)
