@@ -10,6 +10,7 @@ import attrs
 
 from . import ir
 from .errors import Problem, SpecErrors, nearest
+from .limits import MAX_PLAYERS, limit_problems
 from .parser import parse_items, parse_question
 
 # Functions the engine provides.  name -> (min args, max args)
@@ -81,6 +82,10 @@ class Compiler:
                     source = v
             if players[0] < 1 or players[1] < players[0]:
                 self.error(game[2], f"player counts {players[0]}..{players[1]} are not a range of at least one player")
+            elif players[1] > MAX_PLAYERS:
+                self.error(game[2], f"{players[1]} players is beyond the most soan plays ({MAX_PLAYERS})",
+                           "README: Limits")
+                players = (min(players[0], MAX_PLAYERS), MAX_PLAYERS)  # read on, so every other problem is found too
         zones = []
         for zname, title, words, capacity, span in parts["zone"]:
             zones.append(self.zone(zname, title, words, capacity, span))
@@ -680,6 +685,8 @@ def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     spec = c.build(items)
     if not problems:
         spec = c.check(spec)
+        if not c.problems:
+            c.problems.extend(limit_problems(spec))
     else:
         # Still check what did parse, so the designer sees every problem at once.
         try:

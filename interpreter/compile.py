@@ -26,10 +26,11 @@ def _begin_ending(st, f):
 
 
 class ForLoop:
-    __slots__ = ("items", "idx", "var")
+    __slots__ = ("items", "idx", "var", "span")
+    what = "for loop"
 
-    def __init__(self, items, var):
-        self.items, self.idx, self.var = items, 0, var
+    def __init__(self, items, var, span=None):
+        self.items, self.idx, self.var, self.span = items, 0, var, span
 
     def next(self, st, f):
         self.idx += 1
@@ -39,30 +40,32 @@ class ForLoop:
         return False
 
     def copy(self):
-        c = ForLoop(self.items, self.var)
+        c = ForLoop(self.items, self.var, self.span)
         c.idx = self.idx
         return c
 
 
 class RepeatLoop:
-    __slots__ = ("left",)
+    __slots__ = ("left", "span")
+    what = "repeat loop"
 
-    def __init__(self, left):
-        self.left = left
+    def __init__(self, left, span=None):
+        self.left, self.span = left, span
 
     def next(self, st, f):
         self.left -= 1
         return self.left > 0
 
     def copy(self):
-        return RepeatLoop(self.left)
+        return RepeatLoop(self.left, self.span)
 
 
 class WhileLoop:
-    __slots__ = ("test", "limit", "count", "site")
+    __slots__ = ("test", "limit", "count", "site", "span")
+    what = "while loop"
 
-    def __init__(self, test, limit, site):
-        self.test, self.limit, self.count, self.site = test, limit, 1, site
+    def __init__(self, test, limit, site, span=None):
+        self.test, self.limit, self.count, self.site, self.span = test, limit, 1, site, span
 
     def next(self, st, f):
         if not self.test(st, f.env):
@@ -74,16 +77,17 @@ class WhileLoop:
         return True
 
     def copy(self):
-        c = WhileLoop(self.test, self.limit, self.site)
+        c = WhileLoop(self.test, self.limit, self.site, self.span)
         c.count = self.count
         return c
 
 
 class RoundsLoop:
-    __slots__ = ("total", "until", "cap", "site")
+    __slots__ = ("total", "until", "cap", "site", "span")
+    what = "rounds"
 
-    def __init__(self, total, until, cap, site):
-        self.total, self.until, self.cap, self.site = total, until, cap, site
+    def __init__(self, total, until, cap, site, span=None):
+        self.total, self.until, self.cap, self.site, self.span = total, until, cap, site, span
 
     def next(self, st, f):
         if self.until is not None:
@@ -374,7 +378,7 @@ class RuleCompiler:
         return op
 
     def s_For(self, s, sim):
-        items_of, var = self.x.binder(s.var, s.coll, s.where), s.var
+        items_of, var, span = self.x.binder(s.var, s.coll, s.where), s.var, s.span
         inner_sim = sim or s.simultaneous
         body = self.block(s.body, inner_sim)
 
@@ -383,7 +387,7 @@ class RuleCompiler:
             items, _ = items_of(st, env)
             if items:
                 env[var] = items[0]
-                st.frames.append(Frame(body, env, ForLoop(items, var)))
+                st.frames.append(Frame(body, env, ForLoop(items, var, span)))
 
         return op
 
@@ -394,8 +398,10 @@ class RuleCompiler:
             n = count(st, f.env)
             if not isinstance(n, int) or isinstance(n, bool):
                 raise SpecRuntimeError(f"repeat needs a number, got {fmt(n)}", span)
+            if n < 0:
+                raise SpecRuntimeError(f"repeat {n} times: a loop cannot repeat a negative number of times", span)
             if n > 0:
-                st.frames.append(Frame(body, f.env, RepeatLoop(n)))
+                st.frames.append(Frame(body, f.env, RepeatLoop(n, span)))
 
         return op
 
@@ -408,7 +414,7 @@ class RuleCompiler:
             if not isinstance(lim, int) or lim < 1:
                 raise SpecRuntimeError(f"a while loop needs a limit of at least 1, got {fmt(lim)}", span)
             if test(st, f.env):
-                st.frames.append(Frame(body, f.env, WhileLoop(test, lim, site)))
+                st.frames.append(Frame(body, f.env, WhileLoop(test, lim, site, span)))
 
         return op
 
@@ -586,7 +592,7 @@ class RuleCompiler:
                 return
             st.round = 1
             st.event("round", 1)
-            st.frames.append(Frame(body, {}, RoundsLoop(n, until, c, site)))
+            st.frames.append(Frame(body, {}, RoundsLoop(n, until, c, site, r.span)))
 
         return op
 

@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from soan.dsl import ir
+from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_DECISIONS
 
 from .bots import BOTS, BotInput, determinize
 from .runtime import Tables
 from .state import CHANCE, State
 
 LOG_FORMAT = 1
-MAX_STEPS = 200_000
+MAX_STEPS = MAX_DECISIONS
 
 
 def spec_digest(spec: ir.Spec) -> str:
@@ -82,7 +84,10 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
         on_step(st)
     while not st.is_terminal():
         if len(steps) >= MAX_STEPS:
-            raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+            rounds = tables.spec.rounds
+            raise SpecRuntimeError(f"the game did not end within {MAX_STEPS:,} decisions and chance events",
+                                   rounds.span if rounds is not None else None,
+                                   "does the game have a way to end? every game stops after this many steps")
         p = st.current_player()
         if p == CHANCE:
             outcome = st.sample_chance(chance_rng) if chance is None else chance(st, chance_rng)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_RANGE
 
 Fn = Callable[[Any, dict], Any]
 
@@ -435,8 +436,16 @@ class ExprCompiler:
         return lambda st, env: tuple(i(st, env) for i in items)
 
     def x_RangeExpr(self, e):
-        lo, hi = self(e.lo), self(e.hi)
-        return lambda st, env: tuple(range(lo(st, env), hi(st, env) + 1))
+        lo, hi, span = self(e.lo), self(e.hi), e.span
+
+        def value(st, env):
+            a, b = lo(st, env), hi(st, env)
+            if isinstance(a, int) and isinstance(b, int) and b - a >= MAX_RANGE:
+                raise SpecRuntimeError(f"the range {a}..{b} has more than {MAX_RANGE:,} values", span,
+                                       "soan keeps every range a game computes below this size")
+            return tuple(range(a, b + 1))
+
+        return value
 
     def x_AllPlayers(self, e):
         P = self.t.P

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt
 
@@ -90,6 +91,14 @@ class Chance:
         return f"{self.text}: {self.outcomes[outcome][0]}"
 
 
+def _over_budget(loop) -> SpecRuntimeError:
+    return SpecRuntimeError(
+        f"the game went round its loops more than {MAX_LOOP_PASSES:,} times and was stopped in this {loop.what}",
+        getattr(loop, "span", None),
+        "does the loop's count, cap or condition say what you meant? every game stops after "
+        f"{MAX_LOOP_PASSES:,} loop passes")
+
+
 class State:
     """One game in progress."""
 
@@ -121,6 +130,7 @@ class State:
         self.first_marks: dict[tuple, int] = {}
         self.mark_events: dict[tuple, int] = {}
         self.steps = 0
+        self.passes = 0  # loop passes so far: the game's step budget (MAX_LOOP_PASSES)
         self.ending = False
         for name in t.tokens:
             self.supply[name] = t.supply_size(name)
@@ -220,6 +230,9 @@ class State:
                     op(self, f)
                 elif f.loop is not None and f.loop.next(self, f):
                     f.pc = 0
+                    self.passes += 1
+                    if self.passes > MAX_LOOP_PASSES:
+                        raise _over_budget(f.loop)
                 else:
                     frames.pop()
         except RecursionError:
@@ -249,6 +262,7 @@ class State:
         new.first_marks = dict(self.first_marks)
         new.mark_events = {}
         new.steps = self.steps
+        new.passes = self.passes
         new.ending = self.ending
         envs: dict[int, dict] = {}
 

@@ -192,13 +192,13 @@ def main(argv: list[str] | None = None) -> int:
     previous = threading.stack_size()
     try:
         threading.stack_size(STACK_BYTES)
-        worker = threading.Thread(target=work, name="soan", daemon=True)
+        runner = threading.Thread(target=work, name="soan", daemon=True)
     finally:
         threading.stack_size(previous)
-    worker.start()
+    runner.start()
     try:
-        while worker.is_alive():
-            worker.join(0.2)
+        while runner.is_alive():
+            runner.join(0.2)
     except KeyboardInterrupt:
         sys.stderr.write("soan: interrupted\n")
         return 130
