@@ -10,7 +10,7 @@ import attrs
 
 from . import ir
 from .errors import Problem, SpecErrors, nearest
-from .limits import MAX_PLAYERS, limit_problems
+from .limits import MAX_PLAYERS, MAX_SPEC_BYTES, limit_problems
 from .parser import parse_items, parse_question
 
 # Functions the engine provides.  name -> (min args, max args)
@@ -642,11 +642,17 @@ def gather_items(text: str, path: str, seen: tuple[str, ...] = ()) -> tuple[list
     if base_path in seen or Path(base_path).resolve() == Path(path).resolve():
         problems.append(Problem(path, span, f"'{target}' extends itself (a cycle of extend lines)"))
         return flat, problems, sources, base_path
+    if Path(base_path).suffix != ".soan":
+        problems.append(Problem(path, span, f"'{target}' is not a spec: extend reads only .soan files"))
+        return flat, problems, sources, base_path
     try:
-        base_text = Path(base_path).read_text(encoding="utf-8-sig")
-    except OSError:
+        base_text = read_spec_file(base_path)
+    except FileNotFoundError:
         problems.append(Problem(path, span, f"cannot read the base spec '{target}' (looked for {base_path})",
                                 "the path is relative to this spec's folder"))
+        return flat, problems, sources, base_path
+    except (OSError, ValueError) as e:
+        problems.append(Problem(path, span, f"cannot read the base spec '{target}': {_why(e)}"))
         return flat, problems, sources, base_path
     base_items, base_problems, base_sources, _ = gather_items(base_text, base_path, seen + (path,))
     problems.extend(base_problems)
@@ -716,13 +722,34 @@ def compile_question(spec: ir.Spec, text: str, path: str = "<question>") -> ir.Q
     return q
 
 
+def read_spec_file(path: str | Path) -> str:
+    """The text of a spec file: UTF-8, no NUL bytes, at most MAX_SPEC_BYTES (so /dev/zero or a binary
+    file is refused at once).  Raises OSError or ValueError."""
+    p = Path(path)
+    if p.is_dir():
+        raise IsADirectoryError(21, "it is a folder", str(p))
+    with open(p, "rb") as f:
+        data = f.read(MAX_SPEC_BYTES + 1)
+    if len(data) > MAX_SPEC_BYTES:
+        raise ValueError(f"it is larger than {MAX_SPEC_BYTES:,} bytes, the most soan reads")
+    if b"\0" in data:
+        raise ValueError("it is not a text file (it holds NUL bytes)")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the spec
+    except UnicodeDecodeError as e:
+        raise ValueError(f"it is not UTF-8 text (byte {e.start} cannot be read)") from None
+
+
+def _why(e: Exception) -> str:
+    return e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+
+
 def load_spec(path: str | Path) -> ir.Spec:
     """Read, parse and check a spec file."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not part of the spec
+        text = read_spec_file(path)
     except FileNotFoundError:
         raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"no such spec file: {path}")]) from None
-    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
-        raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"cannot read spec file: {exc}")]) from None
+    except (OSError, ValueError) as exc:
+        raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"cannot read spec file: {_why(exc)}")]) from None
     return compile_text(text, str(path))

@@ -24,7 +24,8 @@ from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
 
 from . import api
-from .console import make_console
+from .console import PipeClosed, make_console, silence_stdout
+from .files import OutputError, check_output_dir, check_output_file, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -217,8 +218,18 @@ def _main(argv: list[str] | None) -> int:
         if args.command is None:
             build_parser().print_help()
             return EXIT_USAGE
-        return COMMANDS[args.command](args, out, err)
+        if sys.stdout is None:  # started with stdout closed (`soan check spec >&-`): the output would be lost
+            raise UsageError("standard output is closed, so soan has nowhere to print",
+                             "send it somewhere, e.g. > /dev/null to discard it")
+        code = COMMANDS[args.command](args, out, err)
+        sys.stdout.flush()  # a full disk must be found now, not at exit
+        return code
     except UsageError as e:
+        err.print(f"soan: error: {e.message}", markup=False)
+        if e.hint:
+            err.print(f"  hint: {e.hint}", markup=False)
+        return EXIT_USAGE
+    except OutputError as e:
         err.print(f"soan: error: {e.message}", markup=False)
         if e.hint:
             err.print(f"  hint: {e.hint}", markup=False)
@@ -229,8 +240,14 @@ def _main(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         err.print("soan: interrupted")
         return 130
-    except BrokenPipeError:
+    except (BrokenPipeError, PipeClosed):  # the reader left (`| head`): stop quietly, as other command-line tools do
+        silence_stdout()
         return EXIT_OK
+    except OSError as e:  # writing the output failed (a full disk): the system's error, not soan's
+        err.print(f"soan: error: cannot write the output: {e.strerror or e}", markup=False)
+        err.print("  hint: is the disk full, or the output closed?", markup=False)
+        silence_stdout()
+        return EXIT_USAGE
     except Exception as e:  # the last guard: a designer never sees a traceback
         if os.environ.get("SOAN_DEBUG"):
             raise
@@ -355,13 +372,15 @@ def cmd_run(args, out: Console, err: Console) -> int:
     n = _players(spec, args)
     params = _params(spec, args)
     bots = _bots(args.bots, n)
+    if args.log:
+        check_output_file(args.log, "--log")
     try:
         tables = api.tables(spec, n, params)
         rec = api.play(tables, args.seed, bots, narrate=not args.json and not args.quiet)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.log:
-        Path(args.log).write_text(rec.to_json(), encoding="utf-8")
+        write_text(args.log, rec.to_json(), "--log")
     if args.json:
         sys.stdout.write(rec.to_json())
         return EXIT_OK
@@ -540,6 +559,7 @@ def cmd_verify(args, out: Console, err: Console) -> int:
     if args.budget < 0:
         raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
     stem = Path(spec.path).stem
+    check_output_dir(args.witness_dir, "--witness-dir")
     wdir = Path(args.witness_dir) / f"{stem}-p{n}"
     from rich.status import Status
 
@@ -549,6 +569,8 @@ def cmd_verify(args, out: Console, err: Console) -> int:
                             progress=lambda msg: status.update(f"verifying: {msg}"), max_games=args.games)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
+    except OSError as e:
+        raise OutputError(f"--witness-dir {args.witness_dir}: a witness could not be written: {e.strerror or e}") from None
     if args.json:
         _emit_json(result)
     else:
@@ -624,6 +646,7 @@ def cmd_prove(args, out: Console, err: Console) -> int:
     if args.games is not None and args.games < 0:
         raise UsageError(f"--games must be 0 or more, got {args.games}")
     stem = Path(spec.path).stem
+    check_output_dir(args.witness_dir, "--witness-dir")
     results = []
     try:
         with Status("proving", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
@@ -634,6 +657,8 @@ def cmd_prove(args, out: Console, err: Console) -> int:
                 results.append({"players": n, "findings": [f.to_json() for f in findings]})
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
+    except OSError as e:
+        raise OutputError(f"--witness-dir {args.witness_dir}: a witness could not be written: {e.strerror or e}") from None
     every = [f for r in results for f in r["findings"]]
     summary = {k: sum(1 for f in every if f["verdict"] == k) for k in ("proved", "witnessed", "unknown")}
     summary["problems"] = sum(1 for f in every if f["problem"])
@@ -685,6 +710,8 @@ def cmd_diff(args, out: Console, err: Console) -> int:
     if args.games < 0:
         raise UsageError(f"--games must be 0 or more, got {args.games}")
     bots = _bots(args.bots, n)
+    if args.html:
+        check_output_file(args.html, "--html")
     label = lambda s: s.name + (f" draft {s.draft}" if s.draft is not None else "")  # noqa: E731
     rules = sdiff.rules_diff(old, new)
     result = {
@@ -713,7 +740,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         except SpecRuntimeError as e:
             return _runtime_error(new, e, err)
     if args.html:
-        Path(args.html).write_text(diff_html(result), encoding="utf-8")
+        write_text(args.html, diff_html(result), "--html")
     if args.json:
         _emit_json(result)
         return EXIT_OK

@@ -8,8 +8,29 @@ with --width or COLUMNS; on a terminal the terminal's width is used.
 from __future__ import annotations
 
 import os
+import sys
 
-from rich.console import Console
+from rich.console import Console as RichConsole
+
+
+class PipeClosed(Exception):
+    """The reader of our output went away (`soan run ... | head -1`): not an error, as for any other CLI."""
+
+
+def silence_stdout() -> None:
+    """Send whatever is still buffered for stdout nowhere, so the interpreter's last flush does not fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class Console(RichConsole):
+    def on_broken_pipe(self) -> None:
+        # rich's own handling exits 1, which soan keeps for failed examples and replays that differ
+        silence_stdout()
+        raise PipeClosed()
 
 # In a pipe with no width set, lines never wrap; tables still need a width to lay
 # themselves out in, and this one is far wider than any row soan prints.

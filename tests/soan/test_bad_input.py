@@ -122,3 +122,87 @@ def test_a_huge_computed_range_is_a_located_error(capsys, tmp_path):
     path = write(tmp_path, TINY.replace("rounds 1 {", "rounds 1 { let n = count(x in 0..1000000 * 1000000)"))
     code, _, err = soan(capsys, "run", path)
     assert_located(code, err, path, "has more than 1,000,000 values")
+
+
+# ---- files: output paths checked before work, write errors, closed pipes, what extend reads -------------------
+
+
+@pytest.mark.parametrize("args, option", [
+    (("run", KITANO, "--log", "/proc/no-such/game.json"), "--log"),
+    (("run", KITANO, "--log", "{tmp}"), "--log"),
+    (("diff", KITANO, KITANO, "-n", "0", "--html", "/proc/no-such/report.html"), "--html"),
+    (("verify", KITANO, "--games", "2", "--witness-dir", "/proc/no-such"), "--witness-dir"),
+    (("verify", KITANO, "--games", "2", "--witness-dir", "{file}"), "--witness-dir"),
+    (("prove", KITANO, "--games", "2", "--witness-dir", "/proc/no-such"), "--witness-dir"),
+], ids=["log in /proc", "log is a folder", "html in /proc", "witness-dir in /proc", "witness-dir is a file",
+        "prove witness-dir"])
+def test_an_unwritable_output_path_is_refused_before_any_work(capsys, tmp_path, args, option):
+    """An output path that cannot be written is an error naming the option before anything is played, exit 2."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    args = [str(a).format(tmp=tmp_path, file=a_file) for a in args]
+    code, out, err = soan(capsys, *args)
+    assert_usage(code, err, option)
+    assert "Final scores" not in out
+
+
+def test_a_log_that_cannot_be_written_loses_no_game(capsys, tmp_path):
+    """'run --log' into a folder that does not exist says so and plays nothing, so no game is lost."""
+    code, out, err = soan(capsys, "run", KITANO, "--log", tmp_path / "missing" / "game.json")
+    assert_usage(code, err, "--log", "does not exist")
+    assert out == ""
+
+
+def test_a_full_disk_on_stdout_is_a_clear_error():
+    """Output to /dev/full is an error naming the cause, exit 2, not an internal error."""
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "soan", "run", KITANO], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    assert p.returncode == 2, p.stderr
+    assert "No space left on device" in p.stderr and "internal error" not in p.stderr
+
+
+def test_a_closed_pipe_after_head_exits_0():
+    """'soan run SPEC | head -1' exits 0 with the first line, like other command-line tools."""
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "soan", "run", KITANO], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    assert p.wait(timeout=60) == 0
+    assert b"Kitano" in first and p.stderr.read() == b""
+
+
+def test_a_closed_stdout_is_an_error_not_silence():
+    """With stdout closed, check exits 2 saying there is nowhere to print, instead of exiting 0 with the output lost."""
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "soan", "check", KITANO], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=60, preexec_fn=lambda: __import__("os").close(1))
+    assert p.returncode == 2, p.stderr
+    assert "standard output is closed" in p.stderr
+
+
+@pytest.mark.parametrize("target, message", [
+    ("/dev/zero", "extend reads only .soan files"),
+    ("binary.soan", "not a text file"),
+    ("latin1.soan", "not UTF-8 text"),
+    ("huge.soan", "larger than 2,000,000 bytes"),
+])
+def test_extend_reads_only_bounded_text_specs(capsys, tmp_path, target, message):
+    """'extend' of a device, a binary, a non-UTF-8 or an oversized file is a located error, never a hang or a crash."""
+    (tmp_path / "binary.soan").write_bytes(b"\x7fELF\x00\x01" * 100)
+    (tmp_path / "latin1.soan").write_bytes('game "caf\xe9"'.encode("latin-1"))
+    (tmp_path / "huge.soan").write_text("# " + "x" * 2_100_000)
+    path = write(tmp_path, f'extend "{target}"\n')
+    code, _, err = soan(capsys, "check", path)
+    assert_located(code, err, path, re.escape(message))
+
+
+def test_a_spec_path_that_is_a_device_or_folder_is_refused(capsys, tmp_path):
+    """'soan check /dev/zero' and 'soan check FOLDER' say why they cannot be read, exit 2, without hanging."""
+    for target, message in (("/dev/zero", "larger than"), (tmp_path, "folder")):
+        code, _, err = soan(capsys, "check", target)
+        assert code == 2 and message in err and "internal error" not in err
