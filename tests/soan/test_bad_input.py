@@ -206,3 +206,117 @@ def test_a_spec_path_that_is_a_device_or_folder_is_refused(capsys, tmp_path):
     for target, message in (("/dev/zero", "larger than"), (tmp_path, "folder")):
         code, _, err = soan(capsys, "check", target)
         assert code == 2 and message in err and "internal error" not in err
+
+
+# ---- logs: the schema is checked before replay; a changed spec is exit 1 unless allowed ----------------------
+
+import json  # noqa: E402
+
+
+@pytest.fixture
+def game_log(capsys, tmp_path):
+    """A Kitano game log written by 'soan run --log' (4 players, seed 5, random and greedy bots)."""
+    path = tmp_path / "game.json"
+    code, _, err = soan(capsys, "run", KITANO, "-p", "4", "-s", "5", "-b", "random,greedy", "--log", path, "-q")
+    assert code == 0, err
+    return path
+
+
+def tamper(path: Path, change) -> Path:
+    log = json.loads(path.read_text())
+    change(log)
+    path.write_text(json.dumps(log))
+    return path
+
+
+def _set(*keys_and_value):
+    *keys, value = keys_and_value
+
+    def change(log):
+        target = log
+        for k in keys[:-1]:
+            target = target[k]
+        if value is KeyError:
+            del target[keys[-1]]
+        else:
+            target[keys[-1]] = value
+    return change
+
+
+def _first_move(log):
+    return next(i for i, s in enumerate(log["steps"]) if "move" in s)
+
+
+def test_an_untouched_log_replays(capsys, game_log):
+    """The log replays with exit 0, naming its seed and bots."""
+    code, out, err = soan(capsys, "replay", game_log)
+    assert code == 0, err
+    assert "same course and result" in out and "seed 5, bots random, greedy, greedy, greedy" in out
+
+
+@pytest.mark.parametrize("change, field", [
+    (_set("seed", "seven"), "seed"),
+    (_set("spec", "path", None), "spec.path"),
+    (_set("spec", "sha256", KeyError), "spec.sha256"),
+    (_set("players", 3), "bots"),
+    (_set("bots", ["random"] * 5), "bots"),
+    (lambda log: log["steps"][_first_move(log)].update(index=-1), r"steps\[\d+\].index"),
+    (lambda log: log["steps"][0].update(extra=1), r"steps\[0\]"),
+    (_set("in_force", "pardon_threshold", 7), "in_force.pardon_threshold"),
+    (_set("params", {"pardon_threshold": 9}), "in_force.pardon_threshold"),
+    (_set("soan_log", 99), "soan_log"),
+], ids=["seed a string", "spec.path null", "no sha256", "players 4 to 3", "extra bots", "index -1", "unknown key",
+        "in_force changed", "params changed", "unknown format"])
+def test_a_log_that_breaks_its_schema_is_refused_naming_the_field(capsys, game_log, change, field):
+    """A tampered log is refused before replay with exit 2 and the field at fault named."""
+    code, _, err = soan(capsys, "replay", tamper(game_log, change))
+    assert code == 2, err
+    assert re.search(rf"field {field}", err), err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize("change, field", [
+    (_set("seed", 6), "fields seed and bots"),
+    (_set("bots", ["greedy", "random", "random", "random"]), "fields seed and bots"),
+    (_set("consulted_rulings", []), "field consulted_rulings"),
+], ids=["another seed", "other bots", "rulings read"])
+def test_a_log_whose_seed_bots_or_rulings_disagree_with_its_moves_differs(capsys, game_log, change, field):
+    """A log whose seed, bots or consulted rulings were changed does not replay as 'same course and result': exit 1, field named."""
+    code, out, err = soan(capsys, "replay", tamper(game_log, change))
+    assert code == 1, err
+    assert "replay differs" in out and field in out
+
+
+def test_a_log_nested_100000_deep_is_not_a_log(capsys, tmp_path):
+    """A JSON file nested 100,000 deep is refused as not a game log, exit 2, without a RecursionError."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = soan(capsys, "replay", path)
+    assert_usage(code, err, "not a soan game log")
+
+
+def test_replaying_a_folder_is_a_usage_error(capsys, tmp_path):
+    """'soan replay FOLDER' says it is a folder, exit 2."""
+    code, _, err = soan(capsys, "replay", tmp_path)
+    assert_usage(code, err, "folder")
+
+
+def test_a_changed_spec_is_exit_1_unless_allowed(capsys, game_log, tmp_path):
+    """Replaying against a changed spec exits 1 naming spec.sha256; with --allow-changed-spec it replays (exit 0) with a note."""
+    changed = tmp_path / "kitano-20.soan"
+    changed.write_text(Path(KITANO).read_text() + "\n# a comment added later\n")
+    code, out, _ = soan(capsys, "replay", game_log, "--spec", changed)
+    assert code == 1 and "replay refused" in out and "spec.sha256" in out
+    code, out, err = soan(capsys, "replay", game_log, "--spec", changed, "--allow-changed-spec")
+    assert code == 0, err
+    assert "note:" in err and "same course and result" in out
+
+
+def test_a_log_replayed_against_another_game_is_refused(capsys, tmp_path):
+    """A Pitmaster log replayed with --spec Kitano exits 1 naming both games; allowed anyway, it differs (exit 1), never a TypeError."""
+    log = tmp_path / "pit.json"
+    assert soan(capsys, "run", ROOT / "specs/pitmaster-20.soan", "--log", log, "-q")[0] == 0
+    code, out, _ = soan(capsys, "replay", log, "--spec", KITANO)
+    assert code == 1 and "the log is a game of Pitmaster" in out
+    code, out, err = soan(capsys, "replay", log, "--spec", KITANO, "--allow-changed-spec")
+    assert code == 1 and "replay differs" in out and "internal error" not in err
