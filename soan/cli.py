@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import os
 import sys
 import threading
@@ -26,6 +27,7 @@ from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
 from . import api
 from .console import PipeClosed, make_console, silence_stdout
 from .files import OutputError, check_output_dir, check_output_file, write_text
+from soan.interpreter.play import in_force
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -119,7 +121,7 @@ def build_parser() -> _Parser:
     d.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with plots")
     d.add_argument("--verify", action="store_true",
                    help="also run soan verify on both drafts (a fixed search) and compare verdicts and bounds")
-    d.add_argument("--verify-games", type=int, default=40, metavar="N",
+    d.add_argument("--verify-games", type=int, default=None, metavar="N",
                    help="search games per draft for --verify (default 40)")
 
     v = sub.add_parser("verify", allow_abbrev=False,
@@ -127,7 +129,7 @@ def build_parser() -> _Parser:
     common(v)
     v.add_argument("--only", action="append", default=[], metavar="PROPERTY",
                    help="check only this property (repeatable): " + ", ".join(PROPERTY_NAMES))
-    v.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
+    v.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                    help="seconds of game search for witnesses (default 20)")
     v.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed of the search (default 0)")
     v.add_argument("--games", type=int, metavar="N",
@@ -147,7 +149,7 @@ def build_parser() -> _Parser:
     pr.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                     help="resolve an open ruling or assumption another way (repeatable)")
     pr.add_argument("--option", action="append", default=[], metavar="NAME", help="switch on an optional rule (repeatable)")
-    pr.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+    pr.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                     help="seconds of games per player count when z3 does not settle it (default 10)")
     pr.add_argument("--games", type=int, metavar="N",
                     help="play exactly N seeded games per player count instead of a time budget (the same verdicts every run)")
@@ -274,14 +276,20 @@ def _runtime_error(spec: ir.Spec, e: SpecRuntimeError, err: Console) -> int:
 
 
 def _params(spec: ir.Spec, args) -> dict:
-    params = {}
+    params, given = {}, {}
     for item in args.rule:
         if "=" not in item:
-            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'")
-        name, raw = item.split("=", 1)
-        params[name.strip()] = raw.strip()
+            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'", "e.g. --rule pardon_threshold=4")
+        name, raw = (x.strip() for x in item.split("=", 1))
+        if not name or not raw:
+            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'", "e.g. --rule pardon_threshold=4")
+        if name in given:
+            raise UsageError(f"--rule {name} is given twice ({given[name]} and --rule {item})", "give each ruling once")
+        params[name], given[name] = raw, f"--rule {item}"
     for name in args.option:
-        params[name] = "true"
+        if name in given:
+            raise UsageError(f"{name} is given twice ({given[name]} and --option {name})", "give each option once")
+        params[name], given[name] = "true", f"--option {name}"
     try:
         return api.parse_params(spec, params)
     except ValueError as e:
@@ -297,7 +305,31 @@ def _players(spec: ir.Spec, args) -> int:
     return n
 
 
+def _budget(args, default: float) -> None:
+    """--budget is a finite number of seconds, and not given with --games (which replaces it)."""
+    if args.games is not None and args.games < 0:
+        raise UsageError(f"--games must be 0 or more, got {args.games}")
+    if args.budget is None:
+        args.budget = default
+        return
+    if not math.isfinite(args.budget):
+        raise UsageError(f"--budget must be a finite number of seconds, got {args.budget}",
+                         "give seconds such as --budget 60, or --games N for a fixed number of games")
+    if args.budget < 0:
+        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
+    if args.games is not None:
+        raise UsageError("--budget and --games both say how long to search; give one",
+                         "--games N searches N games (the same verdicts every run); --budget S searches for S seconds")
+
+
 def _bots(text: str, n: int) -> list[str]:
+    parts = [b.strip() for b in text.split(",")]
+    if not text.strip() or any(not b for b in parts):
+        raise UsageError(f"--bots takes bot names separated by commas, got '{text}'",
+                         "e.g. --bots random,greedy (the last fills the remaining seats); bots: " + ", ".join(api.BOT_NAMES))
+    if len(parts) > n:
+        raise UsageError(f"--bots names {len(parts)} bots for {n} players",
+                         f"give at most {n}, or more players with --players")
     names = api.bot_names(text, n)
     for b in names:
         if b not in api.BOT_NAMES:
@@ -374,6 +406,9 @@ def cmd_run(args, out: Console, err: Console) -> int:
     n = _players(spec, args)
     params = _params(spec, args)
     bots = _bots(args.bots, n)
+    if args.json and args.quiet:
+        raise UsageError("--json and --quiet both say what to print; give one",
+                         "--json prints the game log, --quiet only the final scores")
     if args.log:
         check_output_file(args.log, "--log")
     try:
@@ -389,6 +424,7 @@ def cmd_run(args, out: Console, err: Console) -> int:
     if not args.quiet:
         out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
                   + f" — {n} players, seed {args.seed}, bots {', '.join(bots)}")
+        _print_in_force(out, spec, in_force(tables), params)
         for line in api.narrate(rec.state):
             out.print(line, markup=False)
     _print_result(rec, tables, out)
@@ -441,10 +477,12 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
             stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k))
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
+    stats["in_force"] = in_force(tables)
     if args.json:
         _emit_json(stats)
         return EXIT_OK
     out.print(f"[bold]{spec.name}[/bold] — {n} players, {args.games} games from seed {args.seed}, bots {', '.join(bots)}")
+    _print_in_force(out, spec, stats["in_force"], params)
     t = Table(title="By seat", title_justify="left")
     for col in ("seat", "bot", "mean", "min", "max", "win rate", "eliminated"):
         t.add_column(col, justify="right" if col not in ("seat", "bot") else "left")
@@ -475,7 +513,6 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
 
 def cmd_replay(args, out: Console, err: Console) -> int:
     from soan.interpreter.logschema import LogProblem, validate_log
-    from soan.interpreter.play import in_force
 
     try:
         log = api.load_log(args.log)
@@ -544,7 +581,7 @@ LOG_HINT = "logs are written by soan run --log; their format is in docs/log-form
 
 
 def _in_force_text(log: dict) -> str:
-    return "; " + ", ".join(f"{k}={v}" for k, v in log["params"].items()) if log["params"] else ""
+    return "; set: " + ", ".join(f"{k}={v}" for k, v in log["params"].items()) if log["params"] else ""
 
 
 def _replay_disagreement(tables, log: dict, st) -> str | None:
@@ -607,25 +644,26 @@ def cmd_verify(args, out: Console, err: Console) -> int:
             near = difflib.get_close_matches(o, PROPERTY_NAMES, n=1)
             raise UsageError(f"unknown property '{o}'", f"did you mean '{near[0]}'?" if near else
                              "properties: " + ", ".join(PROPERTY_NAMES))
-    if args.budget < 0:
-        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
+    _budget(args, default=20.0)
     stem = Path(spec.path).stem
     check_output_dir(args.witness_dir, "--witness-dir")
     wdir = Path(args.witness_dir) / f"{stem}-p{n}"
     from rich.status import Status
 
+    tables = api.tables(spec, n, params)
     try:
         with Status("verifying", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
-            result = verify(api.tables(spec, n, params), args.budget, args.seed, set(args.only) or None, wdir,
+            result = verify(tables, args.budget, args.seed, set(args.only) or None, wdir,
                             progress=lambda msg: status.update(f"verifying: {msg}"), max_games=args.games)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     except OSError as e:
         raise OutputError(f"--witness-dir {args.witness_dir}: a witness could not be written: {e.strerror or e}") from None
+    result["in_force"] = in_force(tables)
     if args.json:
         _emit_json(result)
     else:
-        _print_verify(spec, result, out)
+        _print_verify(spec, result, out, params)
     bad = result["summary"]["unknown"] + result["summary"]["problems"]
     return EXIT_FINDINGS if bad else EXIT_OK
 
@@ -653,10 +691,24 @@ def _print_witness(out, heading: str, f: dict) -> None:
 VERDICT_STYLE = {"proved": "bold green", "witnessed": "bold yellow", "unknown": "bold red"}
 
 
-def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
+def _print_in_force(out: Console, spec: ir.Spec, forced: dict, params: dict) -> None:
+    """One line under a playing command's header: every open ruling's value and the options switched on."""
+    show = lambda v: str(v).lower() if isinstance(v, bool) else str(v)  # noqa: E731
+    rulings = [f"{r.name}={show(forced[r.name])}" + ("*" if r.name in params else "") for r in spec.rulings
+               if r.name in forced]
+    options = [o.name for o in spec.options if forced.get(o.name)]
+    assumed = [f"{k}={show(params[k])}*" for k in params if k in {a.name for a in spec.assumptions}]
+    line = ("rulings in force: " + (", ".join(rulings) or "none") + "; options on: " + (", ".join(options) or "none")
+            + ("; assumptions set: " + ", ".join(assumed) if assumed else "")
+            + ("  (* set on the command line)" if params else ""))
+    out.print(line, style="dim", markup=False)
+
+
+def _print_verify(spec: ir.Spec, result: dict, out: Console, params: dict) -> None:
     s = result["search"]
     out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
               + f" — {result['players']} players; searched {s['games']} games in {s['seconds']:.1f}s from seed {s['seed']}")
+    _print_in_force(out, spec, result["in_force"], params)
     t = Table(show_lines=False)
     t.add_column("property")
     t.add_column("subject")
@@ -692,10 +744,7 @@ def cmd_prove(args, out: Console, err: Console) -> int:
                          f'ask one: soan prove {args.spec} "can EXPR at end", or write question blocks in the spec')
     counts = [_players(spec, args)] if args.players is not None else list(range(spec.min_players, spec.max_players + 1))
     params = _params(spec, args)
-    if args.budget < 0:
-        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
-    if args.games is not None and args.games < 0:
-        raise UsageError(f"--games must be 0 or more, got {args.games}")
+    _budget(args, default=10.0)
     stem = Path(spec.path).stem
     check_output_dir(args.witness_dir, "--witness-dir")
     results = []
@@ -713,17 +762,19 @@ def cmd_prove(args, out: Console, err: Console) -> int:
     every = [f for r in results for f in r["findings"]]
     summary = {k: sum(1 for f in every if f["verdict"] == k) for k in ("proved", "witnessed", "unknown")}
     summary["problems"] = sum(1 for f in every if f["problem"])
+    forced = in_force(api.tables(spec, counts[0], params))  # the same at every player count
     if args.json:
         _emit_json({"soan_prove": 1, "spec": {"name": spec.name, "draft": spec.draft, "path": spec.path},
                     "question": args.question, "budget_seconds": args.budget, "games": args.games, "seed": args.seed,
-                    "results": results, "summary": summary})
+                    "in_force": forced, "results": results, "summary": summary})
     else:
-        _print_prove(spec, results, summary, out)
+        _print_prove(spec, results, summary, out, forced, params)
     return EXIT_FINDINGS if summary["unknown"] else EXIT_OK
 
 
-def _print_prove(spec: ir.Spec, results: list[dict], summary: dict, out: Console) -> None:
+def _print_prove(spec: ir.Spec, results: list[dict], summary: dict, out: Console, forced: dict, params: dict) -> None:
     out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else ""))
+    _print_in_force(out, spec, forced, params)
     t = Table(show_lines=False)
     t.add_column("players", justify="right")
     t.add_column("question")
@@ -760,6 +811,12 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         raise UsageError(f"--players {n} is not a count both drafts allow ({lo}..{hi})", f"try --players {lo}")
     if args.games < 0:
         raise UsageError(f"--games must be 0 or more, got {args.games}")
+    if args.verify_games is not None and not args.verify:
+        raise UsageError("--verify-games sets the search of --verify, which is not given", "add --verify")
+    if args.verify_games is None:
+        args.verify_games = 40
+    if args.verify_games < 1:
+        raise UsageError(f"--verify-games must be 1 or more, got {args.verify_games}")
     bots = _bots(args.bots, n)
     if args.html:
         check_output_file(args.html, "--html")
@@ -770,6 +827,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         "old": {"path": old.path, "label": label(old)}, "new": {"path": new.path, "label": label(new)},
         "rules": [{**attrs.asdict(r), "diff": r.unified()} for r in rules],
         "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},
+        "in_force": {"old": in_force(api.tables(old, n)), "new": in_force(api.tables(new, n))},
         "play": None,
     }
     if args.games:
@@ -795,7 +853,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
     if args.json:
         _emit_json(result)
         return EXIT_OK
-    _print_diff(result, out)
+    _print_diff(result, out, old, new)
     _print_verification_diff(result["verification"], out)
     if args.html:
         out.print(f"HTML report written to {args.html}", markup=False)
@@ -815,8 +873,11 @@ def _print_verification_diff(rows, out: Console) -> None:
             out.print(f"      {r['new']['claim']}", style="dim", markup=False)
 
 
-def _print_diff(result: dict, out: Console) -> None:
+def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
     out.print(f"[bold]{result['old']['label']} → {result['new']['label']}[/bold]")
+    for side, spec in (("old", old), ("new", new)):
+        out.print(f"{side}: ", end="", style="dim", markup=False)
+        _print_in_force(out, spec, result["in_force"][side], {})
     rules = result["rules"]
     out.print(f"\n[bold]Rules[/bold]: {len(rules)} change{'s' if len(rules) != 1 else ''}"
               + (" (the rules are the same)" if not rules else ""))

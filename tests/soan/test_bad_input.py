@@ -320,3 +320,63 @@ def test_a_log_replayed_against_another_game_is_refused(capsys, tmp_path):
     assert code == 1 and "the log is a game of Pitmaster" in out
     code, out, err = soan(capsys, "replay", log, "--spec", KITANO, "--allow-changed-spec")
     assert code == 1 and "replay differs" in out and "internal error" not in err
+
+
+# ---- the command line -----------------------------------------------------------------------------------------
+
+HIBACHI = str(ROOT / "specs" / "hibachi.soan")
+
+
+@pytest.mark.parametrize("args, words", [
+    (("run", KITANO, "--rule", "pardon_threshold=4", "--rule", "pardon_threshold=5"), ("given twice", "pardon_threshold")),
+    (("run", KITANO, "--bots", "random,random,random,random,random"), ("--bots names 5 bots for 3 players",)),
+    (("run", KITANO, "--bots", ",,"), ("--bots takes bot names separated by commas",)),
+    (("run", KITANO, "--bots", "random,,greedy"), ("--bots takes bot names",)),
+    (("simulate", KITANO, "--bots", "randon"), ("unknown bot 'randon'", "did you mean 'random'?")),
+    (("verify", KITANO, "--budget", "nan"), ("--budget must be a finite number",)),
+    (("verify", KITANO, "--budget", "inf"), ("--budget must be a finite number",)),
+    (("prove", KITANO, "--budget", "5", "--games", "5"), ("--budget and --games",)),
+    (("verify", KITANO, "--budget", "5", "--games", "5"), ("--budget and --games",)),
+    (("diff", KITANO, KITANO, "-n", "0", "--verify", "--verify-games", "-1"), ("--verify-games must be 1 or more",)),
+    (("diff", KITANO, KITANO, "-n", "0", "--verify-games", "3"), ("--verify-games", "add --verify")),
+    (("run", KITANO, "--json", "--quiet"), ("--json and --quiet",)),
+    (("run", KITANO, "--rule", "=3"), ("--rule takes NAME=VALUE",)),
+    (("run", HIBACHI, "--rule", "head_by_lot=false"), ("assumption without a value", "nothing to set")),
+    (("rnu", KITANO), ("invalid choice", "did you mean 'run'?")),
+    (("run", KITANO, "--rule", "pardon_treshold=4"), ("did you mean 'pardon_threshold'?",)),
+    (("run", KITANO, "--sede", "4"), ("did you mean '--seed'?",)),
+], ids=["duplicate rule", "extra bots", "empty bot list", "empty bot name", "unknown bot", "budget nan", "budget inf",
+        "prove budget and games", "verify budget and games", "verify-games -1", "verify-games without verify",
+        "json and quiet", "rule without name", "valueless assumption", "mistyped command", "mistyped ruling",
+        "mistyped option"])
+def test_command_line_misuse_is_an_error_with_a_hint(capsys, args, words):
+    """Duplicate rules, wrong bot lists, non-finite budgets and conflicting flags are exit 2 with the option named and a hint."""
+    code, out, err = soan(capsys, *args)
+    assert_usage(code, err, *words)
+    assert "Final scores" not in out
+
+
+def test_rulings_in_force_are_in_the_header_and_the_log(capsys, tmp_path):
+    """'run' prints every ruling's value (the ones set marked *) under its header, and the log records them all."""
+    log = tmp_path / "g.json"
+    code, out, _ = soan(capsys, "run", KITANO, "--rule", "pardon_threshold=5", "--log", log)
+    assert code == 0
+    header = out.splitlines()[1]
+    assert header.startswith("rulings in force: ") and "pardon_threshold=5*" in header and "anger_shortage=" in header
+    recorded = json.loads(log.read_text())
+    assert recorded["in_force"]["pardon_threshold"] == 5 and recorded["params"] == {"pardon_threshold": 5}
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", KITANO, "-n", "2", "--json"),
+    ("verify", KITANO, "--games", "2", "--only", "supplies", "--json"),
+    ("prove", KITANO, "always true", "--games", "1", "--json"),
+    ("diff", KITANO, KITANO, "-n", "0", "--json"),
+])
+def test_every_json_output_records_the_rulings_in_force(capsys, tmp_path, args):
+    """simulate, verify, prove and diff --json each carry the rulings and options the run used."""
+    code, out, err = soan(capsys, *args, "--witness-dir", tmp_path) if args[0] in ("verify", "prove") else soan(capsys, *args)
+    assert code in (0, 1), err
+    forced = json.loads(out)["in_force"]
+    forced = forced.get("new", forced)
+    assert forced["pardon_threshold"] == 3
