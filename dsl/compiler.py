@@ -269,10 +269,29 @@ class Compiler:
                    winner=self.winner(spec.winner) if spec.winner else None,
                    examples=tuple(self.example(e) for e in spec.examples),
                    questions=tuple(self.question(q) for q in spec.questions))
+        self.self_defined(spec)
         if spec.winner is None and spec.rounds is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'winner' line",
                        "add: winner among p in players by vp(p) desc else draw")
         return spec
+
+    def self_defined(self, spec: ir.Spec) -> None:
+        """A def without parameters that reads itself (directly or through others like it) has no value."""
+        plain = {d.name: d for d in spec.defs if not d.params}
+        reads = {name: {n.func if isinstance(n, ir.Call) else n.name for n in ir.walk(d.body)
+                        if isinstance(n, ir.Call | ir.Name) and (n.func if isinstance(n, ir.Call) else n.name) in plain}
+                 for name, d in plain.items()}
+        for name, d in plain.items():
+            seen, todo = set(), list(reads[name])
+            while todo:
+                other = todo.pop()
+                if other == name:
+                    self.error(d.span, f"def '{name}' is defined in terms of itself, so it has no value",
+                               "give it parameters and a case that stops, or define it from other names")
+                    break
+                if other not in seen:
+                    seen.add(other)
+                    todo.extend(reads[other])
 
     def proc_body(self, p: ir.Procedure) -> ir.Block:
         saved, self._loop_depth = self._loop_depth, 0  # a break in a procedure may not end its caller's loop

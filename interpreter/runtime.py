@@ -231,7 +231,12 @@ class Tables:
     def supply_size(self, token: str) -> int:
         """A token's starting supply for this player count (its expression may
         read player_count and parameters, nothing of a game in progress)."""
-        return self.rules.eval_const(self.tokens[token].supply, _StaticState(self))
+        tok = self.tokens[token]
+        n = self.rules.eval_const(tok.supply, _StaticState(self))
+        if isinstance(n, int) and not isinstance(n, bool) and n < 0:
+            raise SpecRuntimeError(f"the supply of token '{token}' comes to {n} at {self.n} players; a supply is 0 or more",
+                                   tok.supply.span if tok.supply.span.line else tok.span)
+        return n
 
     def symbol_rank(self, v) -> tuple:
         return (self._symbol_rank.get(v, -1), str(v))
@@ -530,7 +535,11 @@ class ExprCompiler:
 
             def f(st, env):
                 body = rules.def_fn(name)
-                return body(st, {p: a(st, env) for p, a in zip(params, args)})
+                try:
+                    return body(st, {p: a(st, env) for p, a in zip(params, args)})
+                except RecursionError:  # the innermost call names itself; the calls around it pass that on
+                    raise SpecRuntimeError(f"def '{name}' calls itself without end, or too deeply to follow", span,
+                                           "does every chain of calls reach a case that stops?") from None
 
             return f
         impl = getattr(self, "b_" + name)

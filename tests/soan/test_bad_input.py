@@ -380,3 +380,31 @@ def test_every_json_output_records_the_rulings_in_force(capsys, tmp_path, args):
     forced = json.loads(out)["in_force"]
     forced = forced.get("new", forced)
     assert forced["pardon_threshold"] == 3
+
+
+# ---- definitions that never end, and supplies computed below zero ------------------------------------------------
+
+
+def test_a_def_defined_in_terms_of_itself_is_located_at_check(capsys, tmp_path):
+    """'def x = x + 1' is a located error naming x at soan check (it was reported at :0:0 with no name when run)."""
+    path = write(tmp_path, TINY + "def x = x + 1\n")
+    code, _, err = soan(capsys, "check", path)
+    assert_located(code, err, path, "def 'x' is defined in terms of itself")
+    assert f"{path}:7:5:" in err
+
+
+def test_a_def_that_calls_itself_without_end_is_named_when_run(capsys, tmp_path):
+    """A def with a parameter that calls itself for ever stops with a located error naming the def, exit 2."""
+    path = write(tmp_path, TINY.replace("award 1 to p", "award f(1) to p") + "def f(n) = f(n + 1)\n")
+    code, _, err = soan(capsys, "run", path)
+    assert_located(code, err, path, "def 'f' calls itself without end")
+
+
+@pytest.mark.parametrize("command", [("run",), ("verify", "--only", "conservation", "--games", "3")])
+def test_a_supply_computed_below_zero_is_a_located_error(capsys, tmp_path, command):
+    """A supply of 'player_count - 8' is a located error naming the token in run and verify, never an AssertionError."""
+    path = write(tmp_path, TINY.replace('score pts "Points"', 'score pts "Points"\ntoken gem supply player_count - 8 '
+                                        "hold 0..10 when short partial"))
+    code, _, err = soan(capsys, command[0], path, *command[1:], "--witness-dir", tmp_path) if command[0] == "verify" \
+        else soan(capsys, command[0], path)
+    assert_located(code, err, path, "the supply of token 'gem' comes to -6 at 2 players")
