@@ -765,6 +765,9 @@ def _why(e: Exception) -> str:
 
 def load_spec(path: str | Path) -> ir.Spec:
     """Read, parse and check a spec file."""
+    if not str(path).strip():  # Path("") is the current folder: say what was really given
+        raise SpecErrors([Problem("<empty path>", ir.Span(0, 0), "the spec's path is empty",
+                                  "give the path of a .soan file")])
     try:
         text = read_spec_file(path)
     except FileNotFoundError:

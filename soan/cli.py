@@ -220,8 +220,8 @@ def _main(argv: list[str] | None) -> int:
         if getattr(args, "width", None) is not None:
             out, err = make_console(width=args.width), make_console(stderr=True, width=args.width)
         if args.command is None:
-            build_parser().print_help()
-            return EXIT_USAGE
+            raise UsageError("give a command", "commands: " + ", ".join(COMMANDS) + "; see 'soan --help'")
+        _no_empty_paths(args)
         if sys.stdout is None:  # started with stdout closed (`soan check spec >&-`): the output would be lost
             raise UsageError("standard output is closed, so soan has nowhere to print",
                              "send it somewhere, e.g. > /dev/null to discard it")
@@ -261,6 +261,23 @@ def _main(argv: list[str] | None) -> int:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+
+def _no_empty_paths(args) -> None:
+    """An empty path would silently mean the current folder, or (for --log) no log at all."""
+    names = {"spec": "SPEC", "specs": "SPEC", "old": "OLD", "new": "NEW", "log": "LOG", "html": "--html",
+             "witness_dir": "--witness-dir"}
+    if args.command == "run":
+        names["log"] = "--log"
+    if args.command == "replay":
+        names["spec"] = "--spec"
+    for dest, shown in names.items():
+        value = getattr(args, dest, None)
+        for v in value if isinstance(value, list) else [value]:
+            if v is not None and not str(v).strip():
+                what = f"option {shown}" if shown.startswith("--") else f"argument {shown}"
+                raise UsageError(f"the {what} is an empty path", "give a file or folder name")
+
 
 
 def _emit_json(obj) -> None:
