@@ -54,7 +54,8 @@ def assert_usage(code: int, err: str, *words: str) -> None:
     "if true {" * 400 + "for p in players { award 1 to p for pts }" + "}" * 400,
     "for p in players { award (" + "+".join(["1"] * 900) + ") - 899 to p for pts }",
     "for p in players { if " + " and ".join(["true"] * 900) + " { award 1 to p for pts } }",
-], ids=["400 nested ifs", "900-term sum", "900-term and"])
+    "for p in players { if false { } " + "elif false { } " * 200 + "else { award 1 to p for pts } }",
+], ids=["400 nested ifs", "900-term sum", "900-term and", "200-branch elif"])
 def test_deep_nesting_checks_and_plays(capsys, tmp_path, body):
     """Blocks nested 400 deep and expressions of 900 terms check and play like any other spec."""
     path = write(tmp_path, TINY.replace("rounds 1 {", "rounds 1 {" + body + "\n") )
