@@ -703,6 +703,15 @@ def gather_items(text: str, path: str, seen: tuple[str, ...] = ()) -> tuple[list
 
 def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     """Parse and check spec text; raise SpecErrors with every problem found."""
+    try:
+        return _compile_text(text, path)
+    except RecursionError:  # only off the command line's deep stack (soan.cli runs commands on one)
+        raise SpecErrors([Problem(path, ir.Span(1, 1, 1, 2), "the spec nests too deeply to check with Python's "
+                                  "default recursion limit", "the soan command reads up to 1000 levels; from Python, "
+                                  "raise sys.setrecursionlimit")], text) from None
+
+
+def _compile_text(text: str, path: str) -> ir.Spec:
     items, problems, sources, base = gather_items(text, path)
     c = Compiler(path, text)
     c.problems.extend(problems)

@@ -676,11 +676,16 @@ def _parse_chunks(text, path, parser, items, problems) -> None:
             continue
         try:
             result = ToIR().transform(tree)
-        except RecursionError:  # only when called beyond the command line's deep stack (see soan.cli)
-            problems.append(Problem(path, ir.Span(start, 1, start, 2), "this declaration nests too deeply to read here",
-                                    f"soan reads up to {MAX_NESTING} levels from the command line"))
-            continue
-        except VisitError as e:  # a transformer bug must still not leak a traceback to a designer
+        except (RecursionError, VisitError) as e:
+            if isinstance(e, RecursionError) or isinstance(e.orig_exc, RecursionError):
+                # only off the command line's deep stack (soan.cli runs commands on one)
+                problems.append(Problem(path, ir.Span(start, 1, start, 2), "this declaration nests too deeply to read "
+                                        "with Python's default recursion limit", f"the soan command reads up to "
+                                        f"{MAX_NESTING} levels; from Python, raise sys.setrecursionlimit"))
+                continue
+            if not isinstance(e, VisitError):
+                raise
+            # a transformer bug must still not leak a traceback to a designer
             problems.append(Problem(path, ir.Span(start, 1, start, 2), f"could not read this declaration ({e.orig_exc})"))
             continue
         items.extend(result.children)
