@@ -17,9 +17,9 @@ winner among p in players by vp(p) desc else draw
 
 
 def test_a_deep_spec_from_python_is_a_problem_not_a_recursion_error():
-    """With Python's default recursion limit, 900 nested ifs give a located SpecErrors naming the limit, not a RecursionError."""
+    """With Python's default recursion limit, 300 nested ifs give a located SpecErrors naming the limit, not a RecursionError."""
     assert sys.getrecursionlimit() < 5000
-    text = TINY.replace("rounds 1 {", "rounds 1 {" + "if true {" * 900 + "}" * 900)
+    text = TINY.replace("rounds 1 {", "rounds 1 {" + "if true {" * 300 + "}" * 300)
     with pytest.raises(SpecErrors) as info:
         api.compile_text(text, "deep.soan")
     assert "deep.soan:3:1: error:" in info.value.render() and "recursion limit" in info.value.render()
