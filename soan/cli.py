@@ -51,7 +51,10 @@ class _Parser(argparse.ArgumentParser):
             near = difflib.get_close_matches(bad, choices, n=1)
             hint = f"did you mean '{near[0]}'?" if near else "commands: " + ", ".join(choices)
         elif message.startswith("unrecognized arguments"):
-            bad = message.split(":", 1)[1].split()[0]
+            words = message.split(":", 1)[1].split()
+            if not words:  # an empty argument ('')
+                raise UsageError(message.rstrip(": ") + ": an empty argument ('')", f"see '{self.prog} --help'")
+            bad = words[0]
             opts = [o for a in self._actions for o in a.option_strings]
             for a in self._actions:  # the commands' own options too: argparse reports them from the top
                 if isinstance(a, argparse._SubParsersAction):
@@ -220,6 +223,7 @@ def _main(argv: list[str] | None) -> int:
         if getattr(args, "width", None) is not None:
             out, err = make_console(width=args.width), make_console(stderr=True, width=args.width)
         if args.command is None:
+            build_parser().print_help()
             raise UsageError("give a command", "commands: " + ", ".join(COMMANDS) + "; see 'soan --help'")
         _no_empty_paths(args)
         if sys.stdout is None:  # started with stdout closed (`soan check spec >&-`): the output would be lost

@@ -8,6 +8,7 @@ more than 2,000 cases.  Every failure the harness finds becomes a fixed case in 
 
 from __future__ import annotations
 
+import atexit
 import json
 import re
 import shutil
@@ -27,6 +28,7 @@ SLOW_CLI = settings(FAST, max_examples=600)
 SLOW_LOGS = settings(FAST, max_examples=400)
 
 WORK = Path(tempfile.mkdtemp(prefix="soan-fuzz-"))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 for _p in SPECS:  # the mutants sit next to copies of every spec, so their extend lines still find their base
     shutil.copy(_p, WORK)
 TEXTS = {p: Path(p).read_text(encoding="utf-8") for p in SPECS}

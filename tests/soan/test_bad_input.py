@@ -409,3 +409,16 @@ def test_a_supply_computed_below_zero_is_a_located_error(capsys, tmp_path, comma
     code, _, err = soan(capsys, command[0], path, *command[1:], "--witness-dir", tmp_path) if command[0] == "verify" \
         else soan(capsys, command[0], path)
     assert_located(code, err, path, "the supply of token 'gem' comes to -6 at 2 players")
+
+
+def test_an_empty_extra_argument_is_a_usage_error(capsys):
+    """'soan run SPEC ""' (found by the fuzz harness: an IndexError, exit 3) is exit 2 naming the empty argument."""
+    code, _, err = soan(capsys, "run", KITANO, "")
+    assert_usage(code, err, "unrecognized arguments", "empty argument")
+
+
+def test_no_command_is_an_error_with_the_commands_listed(capsys):
+    """'soan' alone prints the usage and an error listing the commands, exit 2 (found by the fuzz harness: no error line)."""
+    code, out, err = soan(capsys)
+    assert_usage(code, err, "give a command", "check, run")
+    assert "usage: soan" in out
