@@ -69,7 +69,7 @@ def limit_problems(spec) -> list:
         if spec.rounds.count is not None:
             count(spec.rounds.count, "the number of rounds")
         if spec.rounds.cap is not None:
-            count(spec.rounds.cap, "the round cap", least=1)
+            count(spec.rounds.cap, "the round cap")
     total, first_big = 0, None
     for cs in spec.card_sets:
         comp = spec.component(cs.kind)

@@ -398,8 +398,6 @@ class RuleCompiler:
             n = count(st, f.env)
             if not isinstance(n, int) or isinstance(n, bool):
                 raise SpecRuntimeError(f"repeat needs a number, got {fmt(n)}", span)
-            if n < 0:
-                raise SpecRuntimeError(f"repeat {n} times: a loop cannot repeat a negative number of times", span)
             if n > 0:
                 st.frames.append(Frame(body, f.env, RepeatLoop(n, span)))
 
