@@ -3,7 +3,7 @@
 The property (fuzzkit.check_outcome): exit code 0, 1 or 2; exit 2 with a located message or the option or
 argument at fault named; no traceback or internal error; each case finishes within 10 s (the step budget stops
 runaway games); the process's memory stays bounded.  A short run is in the fast tier; the slow tier runs
-more than 2,000 cases.  Every failure the harness finds becomes a fixed case in tests/soan/test_bad_input.py.
+2,800 cases (1,200 specs, 1,000 command lines, 600 logs).  Every failure the harness finds becomes a fixed case in tests/soan/test_bad_input.py.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from fuzzkit import ROOT, SPECS, soan_case
 
-FAST = settings(max_examples=30, derandomize=True, deadline=None, database=None,
+FAST = settings(max_examples=40, derandomize=True, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SLOW_SPECS = settings(FAST, max_examples=1200)
-SLOW_CLI = settings(FAST, max_examples=600)
-SLOW_LOGS = settings(FAST, max_examples=400)
+SLOW_CLI = settings(FAST, max_examples=1000)
+SLOW_LOGS = settings(FAST, max_examples=600)
 
 WORK = Path(tempfile.mkdtemp(prefix="soan-fuzz-"))
 atexit.register(shutil.rmtree, WORK, ignore_errors=True)
@@ -183,7 +183,7 @@ def test_random_command_lines_fail_clearly(argv):
 @SLOW_CLI
 @given(command_line())
 def test_random_command_lines_fail_clearly_long_run(argv):
-    """The same property on 600 command lines."""
+    """The same property on 1,000 command lines."""
     soan_case(*argv)
 
 
@@ -244,7 +244,7 @@ def test_tampered_logs_fail_clearly(text, allow):
 @SLOW_LOGS
 @given(tampered_log(), st.booleans())
 def test_tampered_logs_fail_clearly_long_run(text, allow):
-    """The same property on 400 tampered logs."""
+    """The same property on 600 tampered logs."""
     path = WORK / "tampered.json"
     path.write_text(text)
     soan_case("replay", path, *(["--allow-changed-spec"] if allow else []))
