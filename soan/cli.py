@@ -198,12 +198,12 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     previous = threading.stack_size()
+    runner = threading.Thread(target=work, name="soan", daemon=True)
     try:
-        threading.stack_size(STACK_BYTES)
-        runner = threading.Thread(target=work, name="soan", daemon=True)
+        threading.stack_size(STACK_BYTES)  # read when the thread starts
+        runner.start()
     finally:
         threading.stack_size(previous)
-    runner.start()
     try:
         while runner.is_alive():
             runner.join(0.2)

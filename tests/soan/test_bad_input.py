@@ -423,3 +423,14 @@ def test_no_command_is_an_error_with_the_commands_listed(capsys):
     code, out, err = soan(capsys)
     assert_usage(code, err, "give a command", "check, run")
     assert "usage: soan" in out
+
+
+def test_a_deeply_nested_spec_is_verified_and_compared(capsys, tmp_path):
+    """A spec with 480 nested ifs and a 990-deep parenthesised number goes through verify and diff --verify, exit 0."""
+    deep = write(tmp_path, TINY.replace("rounds 1 {", "rounds 1 {" + "if true {" * 480 + "}" * 480), "deep.soan")
+    parens = write(tmp_path, TINY.replace("award 1 to p", "award " + "(" * 990 + "1" + ")" * 990 + " to p"), "parens.soan")
+    code, _, err = soan(capsys, "verify", deep, "--games", "2", "--witness-dir", tmp_path / "w")
+    assert code in (0, 1) and "error" not in err, err
+    code, out, err = soan(capsys, "diff", deep, parens, "-n", "2", "--verify", "--verify-games", "2")
+    assert code == 0, err
+    assert "Rules:" in out
