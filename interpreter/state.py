@@ -391,6 +391,8 @@ class State:
             target.extend(cids)
         if z.capacity is not None:
             cap = self.t.rules.eval_const(z.capacity, self)
+            if not isinstance(cap, int) or isinstance(cap, bool):
+                raise SpecRuntimeError(f"the capacity of zone '{z.name}' is {fmt(cap)}, not a number", z.capacity.span)
             if len(target) > cap:
                 raise SpecRuntimeError(f"zone {self.t.zone_label(dest)} would hold {len(target)}, over its capacity {cap}",
                                        span, "the rules must check the capacity before placing")

@@ -311,11 +311,13 @@ def _params(spec: ir.Spec, args) -> dict:
         if name in given:
             raise UsageError(f"{name} is given twice ({given[name]} and --option {name})", "give each option once")
         params[name], given[name] = "true", f"--option {name}"
-    try:
-        return api.parse_params(spec, params)
-    except ValueError as e:
-        msg, _, hint = str(e).partition("|")
-        raise UsageError(msg, hint or None) from None
+    for name, raw in params.items():  # one at a time, so the error names the option it came from
+        try:
+            api.parse_params(spec, {name: raw})
+        except ValueError as e:
+            msg, _, hint = str(e).partition("|")
+            raise UsageError(f"{given[name]}: {msg}", hint or None) from None
+    return api.parse_params(spec, params)
 
 
 def _players(spec: ir.Spec, args) -> int:

@@ -219,7 +219,7 @@ def tampered_log(draw):
                 parent = parent[k]
             action = draw(st.sampled_from(["set", "set", "delete", "add"]))
             if action == "set":
-                parent[path[-1]] = draw(st.sampled_from(JSON_VALUES))
+                parent[path[-1]] = json.loads(json.dumps(draw(st.sampled_from(JSON_VALUES))))  # a fresh copy
             elif action == "delete":
                 del parent[path[-1]]
             elif isinstance(parent, dict):

@@ -434,3 +434,20 @@ def test_a_deeply_nested_spec_is_verified_and_compared(capsys, tmp_path):
     code, out, err = soan(capsys, "diff", deep, parens, "-n", "2", "--verify", "--verify-games", "2")
     assert code == 0, err
     assert "Rules:" in out
+
+
+def test_a_zone_capacity_that_is_not_a_number_is_a_located_error(capsys, tmp_path):
+    """A capacity naming a zone (found by the fuzz harness: a TypeError, exit 3) is a located error when cards move there."""
+    path = write(tmp_path, TINY.replace('score pts "Points"', 'score pts "Points"\ncomponent c { v: 1..3 }\n'
+                                        'cards c in deck { 3 x v = 1 }\nzone deck: shared\n'
+                                        'zone pile: shared capacity deck').replace(
+        "rounds 1 {", "rounds 1 { move first(deck) to pile"))
+    code, _, err = soan(capsys, "run", path)
+    assert_located(code, err, path, "the capacity of zone 'pile' is")
+
+
+def test_an_unknown_rule_names_the_option_it_came_from(capsys, tmp_path):
+    """'--rule pardon_threshold=4' on a spec without that ruling says which option is at fault (found by the fuzz harness)."""
+    path = write(tmp_path, TINY)
+    code, _, err = soan(capsys, "run", path, "--rule", "pardon_threshold=4")
+    assert_usage(code, err, "--rule pardon_threshold=4: no open ruling")
