@@ -27,7 +27,7 @@ STACK_BYTES = 512 * 1024 * 1024
 def limit_problems(spec) -> list:
     """Problems with the sizes a checked spec declares: negative supplies and counts, and anything
     beyond the maximums above.  Numbers a game computes are checked as it runs."""
-    from . import ir
+    from . import ir  # here, not at the top: errors.py reads this module's constants, and these import errors.py
     from .analysis import _domain_size
     from .errors import Problem
 

@@ -23,11 +23,11 @@ from rich.table import Table
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
 from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
+from soan.interpreter.play import in_force
 
 from . import api
 from .console import PipeClosed, make_console, silence_stdout
 from .files import OutputError, check_output_dir, check_output_file, write_text
-from soan.interpreter.play import in_force
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
