@@ -46,14 +46,15 @@ def user_width(width: int | None) -> int | None:
 
 
 def make_console(stderr: bool = False, width: int | None = None) -> Console:
-    """A console that wraps at the designer's width, at the terminal's width, or (in a pipe) not at all."""
-    base = dict(stderr=stderr, highlight=False, emoji=False)
+    """A console that wraps at the designer's width, at the terminal's width, or (in a pipe) not at all.
+    Errors never wrap: an editor or script must find `file:line:col` whole at the start of a line."""
+    base = dict(stderr=stderr, highlight=False, emoji=False, soft_wrap=stderr)
     probe = Console(**base)
     if width is not None:
         return Console(width=width, **base)
     if probe.is_terminal:
-        return Console(soft_wrap=stderr, **base)
+        return Console(**base)
     asked = user_width(None)
     if asked is not None:
         return Console(width=asked, **base)
-    return Console(width=UNWRAPPED, soft_wrap=True, **base)
+    return Console(**{**base, "soft_wrap": True}, width=UNWRAPPED)

@@ -451,3 +451,11 @@ def test_an_unknown_rule_names_the_option_it_came_from(capsys, tmp_path):
     path = write(tmp_path, TINY)
     code, _, err = soan(capsys, "run", path, "--rule", "pardon_threshold=4")
     assert_usage(code, err, "--rule pardon_threshold=4: no open ruling")
+
+
+def test_errors_are_never_wrapped_even_at_a_set_width(capsys, tmp_path):
+    """With --width 20, a located error still starts its line with the whole file:line:col (found by the fuzz harness)."""
+    missing = tmp_path / "a-spec-that-is-not-there.soan"
+    code, _, err = soan(capsys, "check", missing, "--width", "20")
+    assert code == 2
+    assert err.startswith(f"{missing}:0:0: error: no such spec file")
