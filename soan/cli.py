@@ -372,11 +372,11 @@ def cmd_check(args, out: Console, err: Console) -> int:
             spec = api.load(path)
         except SpecErrors as e:
             failed = True
-            if args.json:
+            if args.json:  # the problems in the JSON for a script, and located on stderr for a person
                 reports.append({"path": path, "ok": False, "problems": [
-                    {"line": p.span.line, "col": p.span.col, "message": p.message, "hint": p.hint} for p in e.problems]})
-            else:
-                err.print(e.render(), markup=False)
+                    {"file": p.path, "line": p.span.line, "col": p.span.col, "message": p.message, "hint": p.hint}
+                    for p in e.problems]})
+            err.print(e.render(), markup=False)
             continue
         report = api.check_report(spec)
         reports.append({"path": path, "ok": True, **report})

@@ -459,3 +459,12 @@ def test_errors_are_never_wrapped_even_at_a_set_width(capsys, tmp_path):
     code, _, err = soan(capsys, "check", missing, "--width", "20")
     assert code == 2
     assert err.startswith(f"{missing}:0:0: error: no such spec file")
+
+
+def test_check_json_of_a_bad_spec_also_says_where_on_stderr(capsys, tmp_path):
+    """'check --json' of a missing spec prints JSON naming the file and the located error on stderr, exit 2 (found by the fuzz harness: stderr was empty)."""
+    missing = tmp_path / "missing.soan"
+    code, out, err = soan(capsys, "check", missing, "--json")
+    assert code == 2
+    assert json.loads(out)["problems"][0]["file"] == str(missing)
+    assert err.startswith(f"{missing}:0:0: error: no such spec file")
