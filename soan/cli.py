@@ -132,7 +132,7 @@ def build_parser() -> _Parser:
     common(v)
     v.add_argument("--only", action="append", default=[], metavar="PROPERTY",
                    help="check only this property (repeatable): " + ", ".join(PROPERTY_NAMES))
-    v.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+    v.add_argument("--budget", type=float, default=20.0, metavar="SECONDS",
                    help="seconds of game search for witnesses (default 20)")
     v.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed of the search (default 0)")
     v.add_argument("--games", type=int, metavar="N",
@@ -226,6 +226,7 @@ def _main(argv: list[str] | None) -> int:
             build_parser().print_help()
             raise UsageError("give a command", "commands: " + ", ".join(COMMANDS) + "; see 'soan --help'")
         _no_empty_paths(args)
+        _no_odd_numbers(args)
         if sys.stdout is None:  # started with stdout closed (`soan check spec >&-`): the output would be lost
             raise UsageError("standard output is closed, so soan has nowhere to print",
                              "send it somewhere, e.g. > /dev/null to discard it")
@@ -265,6 +266,16 @@ def _main(argv: list[str] | None) -> int:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+
+def _no_odd_numbers(args) -> None:
+    """Seconds are finite (nan and inf are no budget), and a search's game count is not negative."""
+    budget = getattr(args, "budget", None)
+    if budget is not None and not math.isfinite(budget):
+        raise UsageError(f"--budget must be a finite number of seconds, got {budget}",
+                         "give seconds such as --budget 60, or --games N for a fixed amount of work")
+    if args.command in ("verify", "prove") and getattr(args, "games", None) is not None and args.games < 0:
+        raise UsageError(f"--games must be 0 or more, got {args.games}", "--games 0 searches no games")
 
 
 def _no_empty_paths(args) -> None:
@@ -329,15 +340,10 @@ def _players(spec: ir.Spec, args) -> int:
 
 
 def _budget(args, default: float) -> None:
-    """--budget is a finite number of seconds, and not given with --games (which replaces it)."""
-    if args.games is not None and args.games < 0:
-        raise UsageError(f"--games must be 0 or more, got {args.games}")
+    """prove's --budget (seconds) is not given with --games, which replaces it."""
     if args.budget is None:
         args.budget = default
         return
-    if not math.isfinite(args.budget):
-        raise UsageError(f"--budget must be a finite number of seconds, got {args.budget}",
-                         "give seconds such as --budget 60, or --games N for a fixed number of games")
     if args.budget < 0:
         raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
     if args.games is not None:
@@ -667,7 +673,8 @@ def cmd_verify(args, out: Console, err: Console) -> int:
             near = difflib.get_close_matches(o, PROPERTY_NAMES, n=1)
             raise UsageError(f"unknown property '{o}'", f"did you mean '{near[0]}'?" if near else
                              "properties: " + ", ".join(PROPERTY_NAMES))
-    _budget(args, default=20.0)
+    if args.budget < 0:
+        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
     stem = Path(spec.path).stem
     check_output_dir(args.witness_dir, "--witness-dir")
     wdir = Path(args.witness_dir) / f"{stem}-p{n}"

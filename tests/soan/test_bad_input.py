@@ -338,7 +338,7 @@ HIBACHI = str(ROOT / "specs" / "hibachi.soan")
     (("verify", KITANO, "--budget", "nan"), ("--budget must be a finite number",)),
     (("verify", KITANO, "--budget", "inf"), ("--budget must be a finite number",)),
     (("prove", KITANO, "--budget", "5", "--games", "5"), ("--budget and --games",)),
-    (("verify", KITANO, "--budget", "5", "--games", "5"), ("--budget and --games",)),
+    (("verify", KITANO, "--games", "-1"), ("--games must be 0 or more",)),
     (("diff", KITANO, KITANO, "-n", "0", "--verify", "--verify-games", "-1"), ("--verify-games must be 1 or more",)),
     (("diff", KITANO, KITANO, "-n", "0", "--verify-games", "3"), ("--verify-games", "add --verify")),
     (("run", KITANO, "--json", "--quiet"), ("--json and --quiet",)),
@@ -348,7 +348,7 @@ HIBACHI = str(ROOT / "specs" / "hibachi.soan")
     (("run", KITANO, "--rule", "pardon_treshold=4"), ("did you mean 'pardon_threshold'?",)),
     (("run", KITANO, "--sede", "4"), ("did you mean '--seed'?",)),
 ], ids=["duplicate rule", "extra bots", "empty bot list", "empty bot name", "unknown bot", "budget nan", "budget inf",
-        "prove budget and games", "verify budget and games", "verify-games -1", "verify-games without verify",
+        "prove budget and games", "verify negative games", "verify-games -1", "verify-games without verify",
         "json and quiet", "rule without name", "valueless assumption", "mistyped command", "mistyped ruling",
         "mistyped option"])
 def test_command_line_misuse_is_an_error_with_a_hint(capsys, args, words):
