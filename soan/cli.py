@@ -595,6 +595,7 @@ def cmd_replay(args, out: Console, err: Console) -> int:
     if problem:
         out.print(f"replay differs: {problem}", markup=False)
         return EXIT_FINDINGS
+    _print_in_force(out, spec, in_force(tables), params)
     if args.verbose:
         for line in api.narrate(st):
             out.print(line, markup=False)
