@@ -12,6 +12,7 @@ import attrs
 
 from . import ir
 from .errors import Problem, SpecErrors, nearest
+from .limits import MAX_PLAYERS, MAX_SPEC_BYTES, limit_problems
 from .parser import parse_items, parse_question
 
 # Functions the engine provides.  name -> (min args, max args)
@@ -126,6 +127,10 @@ class Compiler:
                     source = v
             if players[0] < 1 or players[1] < players[0]:
                 self.error(game[2], f"player counts {players[0]}..{players[1]} are not a range of at least one player")
+            elif players[1] > MAX_PLAYERS:
+                self.error(game[2], f"{players[1]} players is beyond the most soan plays ({MAX_PLAYERS})",
+                           "README: Limits")
+                players = (min(players[0], MAX_PLAYERS), MAX_PLAYERS)  # read on, so every other problem is found too
         zones = []
         for zname, title, words, capacity, span in parts["zone"]:
             zones.append(self.zone(zname, title, words, capacity, span))
@@ -316,10 +321,29 @@ class Compiler:
                    winner=self.winner(spec.winner) if spec.winner else None,
                    examples=tuple(self.example(e) for e in spec.examples),
                    questions=tuple(self.question(q) for q in spec.questions))
+        self.self_defined(spec)
         if spec.winner is None and spec.rounds is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'winner' line",
                        "add: winner among p in players by vp(p) desc else draw")
         return spec
+
+    def self_defined(self, spec: ir.Spec) -> None:
+        """A def without parameters that reads itself (directly or through others like it) has no value."""
+        plain = {d.name: d for d in spec.defs if not d.params}
+        reads = {name: {n.func if isinstance(n, ir.Call) else n.name for n in ir.walk(d.body)
+                        if isinstance(n, ir.Call | ir.Name) and (n.func if isinstance(n, ir.Call) else n.name) in plain}
+                 for name, d in plain.items()}
+        for name, d in plain.items():
+            seen, todo = set(), list(reads[name])
+            while todo:
+                other = todo.pop()
+                if other == name:
+                    self.error(d.span, f"def '{name}' is defined in terms of itself, so it has no value",
+                               "give it parameters and a case that stops, or define it from other names")
+                    break
+                if other not in seen:
+                    seen.add(other)
+                    todo.extend(reads[other])
 
     def proc_body(self, p: ir.Procedure) -> ir.Block:
         saved, self._loop_depth = self._loop_depth, 0  # a break in a procedure may not end its caller's loop
@@ -804,11 +828,17 @@ def gather_items(text: str, path: str, seen: tuple[str, ...] = ()) -> tuple[list
     if base_path in seen or Path(base_path).resolve() == Path(path).resolve():
         problems.append(Problem(path, span, f"'{target}' extends itself (a cycle of extend lines)"))
         return flat, problems, sources, base_path
+    if Path(base_path).suffix != ".soan":
+        problems.append(Problem(path, span, f"'{target}' is not a spec: extend reads only .soan files"))
+        return flat, problems, sources, base_path
     try:
-        base_text = Path(base_path).read_text(encoding="utf-8-sig")
-    except OSError:
+        base_text = read_spec_file(base_path)
+    except FileNotFoundError:
         problems.append(Problem(path, span, f"cannot read the base spec '{target}' (looked for {base_path})",
                                 "the path is relative to this spec's folder"))
+        return flat, problems, sources, base_path
+    except (OSError, ValueError) as e:
+        problems.append(Problem(path, span, f"cannot read the base spec '{target}': {_why(e)}"))
         return flat, problems, sources, base_path
     base_items, base_problems, base_sources, _ = gather_items(base_text, base_path, seen + (path,))
     problems.extend(base_problems)
@@ -840,6 +870,15 @@ def gather_items(text: str, path: str, seen: tuple[str, ...] = ()) -> tuple[list
 
 def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     """Parse and check spec text; raise SpecErrors with every problem found."""
+    try:
+        return _compile_text(text, path)
+    except RecursionError:  # only off the command line's deep stack (soan.cli runs commands on one)
+        raise SpecErrors([Problem(path, ir.Span(1, 1, 1, 2), "the spec nests too deeply to check with Python's "
+                                  "default recursion limit", "the soan command reads up to 1000 levels; from Python, "
+                                  "raise sys.setrecursionlimit")], text) from None
+
+
+def _compile_text(text: str, path: str) -> ir.Spec:
     items, problems, sources, base = gather_items(text, path)
     c = Compiler(path, text)
     c.problems.extend(problems)
@@ -847,6 +886,8 @@ def compile_text(text: str, path: str = "<spec>") -> ir.Spec:
     spec = c.build(items)
     if not problems:
         spec = c.check(spec)
+        if not c.problems:
+            c.problems.extend(limit_problems(spec))
     else:
         # Still check what did parse, so the designer sees every problem at once.
         try:
@@ -876,13 +917,37 @@ def compile_question(spec: ir.Spec, text: str, path: str = "<question>") -> ir.Q
     return q
 
 
+def read_spec_file(path: str | Path) -> str:
+    """The text of a spec file: UTF-8, no NUL bytes, at most MAX_SPEC_BYTES (so /dev/zero or a binary
+    file is refused at once).  Raises OSError or ValueError."""
+    p = Path(path)
+    if p.is_dir():
+        raise IsADirectoryError(21, "it is a folder", str(p))
+    with open(p, "rb") as f:
+        data = f.read(MAX_SPEC_BYTES + 1)
+    if len(data) > MAX_SPEC_BYTES:
+        raise ValueError(f"it is larger than {MAX_SPEC_BYTES:,} bytes, the most soan reads")
+    if b"\0" in data:
+        raise ValueError("it is not a text file (it holds NUL bytes)")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the spec
+    except UnicodeDecodeError as e:
+        raise ValueError(f"it is not UTF-8 text (byte {e.start} cannot be read)") from None
+
+
+def _why(e: Exception) -> str:
+    return e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+
+
 def load_spec(path: str | Path) -> ir.Spec:
     """Read, parse and check a spec file."""
-    p = Path(path)
+    if not str(path).strip():  # Path("") is the current folder: say what was really given
+        raise SpecErrors([Problem("<empty path>", ir.Span(0, 0), "the spec's path is empty",
+                                  "give the path of a .soan file")])
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows editors) is not part of the spec
+        text = read_spec_file(path)
     except FileNotFoundError:
         raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"no such spec file: {path}")]) from None
-    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
-        raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"cannot read spec file: {exc}")]) from None
+    except (OSError, ValueError) as exc:
+        raise SpecErrors([Problem(str(path), ir.Span(0, 0), f"cannot read spec file: {_why(exc)}")]) from None
     return compile_text(text, str(path))

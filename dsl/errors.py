@@ -13,6 +13,7 @@ from typing import Iterable
 import attrs
 
 from .ir import Span
+from .limits import MAX_SHOWN_LINE
 
 
 @attrs.frozen
@@ -30,14 +31,28 @@ class Problem:
             src_lines = source.splitlines()
             if 0 < self.span.line <= len(src_lines):
                 text = src_lines[self.span.line - 1].rstrip("\n")
-                lines.append(f"    {text}")
                 width = 1
                 if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
                     width = self.span.end_col - self.span.col
-                lines.append("    " + " " * max(self.span.col - 1, 0) + "^" * max(width, 1))
+                text, col, width = _window(text, max(self.span.col - 1, 0), width)
+                lines.append(f"    {text}")
+                lines.append("    " + " " * col + "^" * max(width, 1))
         if self.hint:
             lines.append(f"  hint: {self.hint}")
         return "\n".join(lines)
+
+
+def _window(text: str, col: int, width: int) -> tuple[str, int, int]:
+    """At most MAX_SHOWN_LINE characters of a source line around the caret: a one-line spec of 80 KB must
+    not make an error message of 80 KB.  Returns the text shown, the caret's column in it and its width."""
+    if len(text) <= MAX_SHOWN_LINE:
+        return text, col, width
+    half = MAX_SHOWN_LINE // 2
+    lo = max(0, min(col - half, len(text) - MAX_SHOWN_LINE))
+    hi = lo + MAX_SHOWN_LINE
+    shown = ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+    caret = col - lo + (1 if lo else 0)
+    return shown, caret, max(1, min(width, hi - col))
 
 
 class SpecErrors(Exception):

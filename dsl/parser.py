@@ -14,11 +14,12 @@ from importlib import resources
 
 import attrs
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ir
 from .errors import Problem, SpecErrors
+from .limits import MAX_NESTING
 
 TOP_KEYWORDS = (
     "game", "note", "enum", "component", "cards", "zone", "player", "global", "token",
@@ -801,12 +802,50 @@ def _parse_chunks(text, path, parser, items, problems) -> None:
         except UnexpectedInput as e:
             problems.append(_syntax_problem(path, e, padded))
             continue
+        too_deep = nesting_problem(tree, path, start)
+        if too_deep is not None:
+            problems.append(too_deep)
+            continue
         try:
             result = ToIR().transform(tree)
-        except VisitError as e:  # a transformer bug must still not leak a traceback to a designer
+        except (RecursionError, VisitError) as e:
+            if isinstance(e, RecursionError) or isinstance(e.orig_exc, RecursionError):
+                # only off the command line's deep stack (soan.cli runs commands on one)
+                problems.append(Problem(path, ir.Span(start, 1, start, 2), "this declaration nests too deeply to read "
+                                        "with Python's default recursion limit", f"the soan command reads up to "
+                                        f"{MAX_NESTING} levels; from Python, raise sys.setrecursionlimit"))
+                continue
+            if not isinstance(e, VisitError):
+                raise
+            # a transformer bug must still not leak a traceback to a designer
             problems.append(Problem(path, ir.Span(start, 1, start, 2), f"could not read this declaration ({e.orig_exc})"))
             continue
         items.extend(result.children)
+
+
+def nesting_problem(tree: Tree, path: str, start: int) -> Problem | None:
+    """A located problem if the declaration nests deeper than MAX_NESTING, counted without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            line, col = _first_position(node, start)
+            return Problem(path, ir.Span(line, col, line, col + 1),
+                           f"this declaration nests more than {MAX_NESTING} levels deep (blocks inside blocks, "
+                           "or the terms of one long expression)",
+                           "split it up: name parts with def or procedure")
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in node.children if c is not None)
+    return None
+
+
+def _first_position(node, start: int) -> tuple[int, int]:
+    if isinstance(node, Token):
+        return node.line or start, node.column or 1
+    meta = getattr(node, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        return meta.line, meta.column
+    return start, 1
 
 
 def parse_expression(text: str, path: str = "<expression>") -> ir.Expr:

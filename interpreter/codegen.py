@@ -34,7 +34,8 @@ import hashlib
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, fmt,
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def, fmt,
+                      make_range,
                       rank_groups)
 
 # (spec digest, players, parameters, function source) -> code object
@@ -222,7 +223,7 @@ class ExprCodegen:
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
-            "_players_from": _players_from_fn(tables.P), "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
+            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
                                                                    "KeyError": KeyError, "dict": dict, "type": type},
@@ -271,7 +272,12 @@ class ExprCodegen:
         key = (self.key, src)
         code = _CODE_CACHE.get(key)
         if code is None:
-            code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
+            try:
+                code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                # nested deeper than Python's parser takes (a sum of hundreds of terms): the closure runs it
+                src = f"def {name}(st, env):\n    # {where}: too deeply nested to compile\n    return {slow}(st, env)\n"
+                code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
         exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
         self.sources.append(src)
         return self.ns[name]
@@ -402,7 +408,7 @@ class ExprCodegen:
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
     def g_RangeExpr(self, e, scope):
-        return f"tuple(range({self.gen(e.lo, scope)}, {self.gen(e.hi, scope)} + 1))"
+        return f"_range({self.gen(e.lo, scope)}, {self.gen(e.hi, scope)}, {self._const(e.span, 'span')})"
 
     def g_AllPlayers(self, e, scope):
         return "_P"
@@ -440,7 +446,9 @@ class ExprCodegen:
                 self._defs_started.add(e.func)
                 self.ns[fname] = self.rules.def_fn(e.func)
             args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
-            return f"{fname}(st, {{{args}}})"
+            # through call_def: a chain of calls too deep to follow names the def, as in the closures
+            return (f"_call_def(lambda inner: {fname}(st, inner), {{{args}}}, {e.func!r}, "
+                    f"{self._const(e.span, 'span')})")
         if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
                 and len(e.args) == 1:
             seq = f"as_list(st, {self.gen(e.args[0], scope)})"

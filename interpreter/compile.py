@@ -17,11 +17,29 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, int_fits, rank_groups
-from .state import PASS, Chance, Decision, Frame, Move, player_index
+from soan.dsl.limits import MAX_LOOP_PASSES
+
+from .state import PASS, Chance, Decision, Frame, Move, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
 MAX_SUBSETS = 20000
 MAX_DEPTH = 2000
+
+
+class _LoopSite:
+    """A fused loop, named for the step budget's message as a frame's loop would be."""
+
+    __slots__ = ("what", "span")
+
+    def __init__(self, what, span):
+        self.what, self.span = what, span
+
+
+def _count_pass(st, loop) -> None:
+    """A fused loop's pass counts towards the game's step budget, as a frame loop's does."""
+    st.passes += 1
+    if st.passes > MAX_LOOP_PASSES:
+        raise _over_budget(loop)
 
 
 def _begin_ending(st, f):
@@ -29,10 +47,11 @@ def _begin_ending(st, f):
 
 
 class ForLoop:
-    __slots__ = ("items", "idx", "var")
+    __slots__ = ("items", "idx", "var", "span")
+    what = "for loop"
 
-    def __init__(self, items, var):
-        self.items, self.idx, self.var = items, 0, var
+    def __init__(self, items, var, span=None):
+        self.items, self.idx, self.var, self.span = items, 0, var, span
 
     def next(self, st, f):
         self.idx += 1
@@ -42,30 +61,32 @@ class ForLoop:
         return False
 
     def copy(self):
-        c = ForLoop(self.items, self.var)
+        c = ForLoop(self.items, self.var, self.span)
         c.idx = self.idx
         return c
 
 
 class RepeatLoop:
-    __slots__ = ("left",)
+    __slots__ = ("left", "span")
+    what = "repeat loop"
 
-    def __init__(self, left):
-        self.left = left
+    def __init__(self, left, span=None):
+        self.left, self.span = left, span
 
     def next(self, st, f):
         self.left -= 1
         return self.left > 0
 
     def copy(self):
-        return RepeatLoop(self.left)
+        return RepeatLoop(self.left, self.span)
 
 
 class WhileLoop:
-    __slots__ = ("test", "limit", "count", "site")
+    __slots__ = ("test", "limit", "count", "site", "span")
+    what = "while loop"
 
-    def __init__(self, test, limit, site):
-        self.test, self.limit, self.count, self.site = test, limit, 1, site
+    def __init__(self, test, limit, site, span=None):
+        self.test, self.limit, self.count, self.site, self.span = test, limit, 1, site, span
 
     def next(self, st, f):
         if not self.test(st, f.env):
@@ -77,16 +98,17 @@ class WhileLoop:
         return True
 
     def copy(self):
-        c = WhileLoop(self.test, self.limit, self.site)
+        c = WhileLoop(self.test, self.limit, self.site, self.span)
         c.count = self.count
         return c
 
 
 class RoundsLoop:
-    __slots__ = ("total", "until", "cap", "site")
+    __slots__ = ("total", "until", "cap", "site", "span")
+    what = "rounds"
 
-    def __init__(self, total, until, cap, site):
-        self.total, self.until, self.cap, self.site = total, until, cap, site
+    def __init__(self, total, until, cap, site, span=None):
+        self.total, self.until, self.cap, self.site, self.span = total, until, cap, site, span
 
     def next(self, st, f):
         if st.on_round_end is not None:
@@ -239,10 +261,14 @@ class RuleCompiler:
         if isinstance(s, ir.For):
             items_of, var, body = self.x.binder(s.var, s.coll, s.where), s.var, body_of(s.body)
 
+            where = _LoopSite("for loop", s.span)
+
             def op(st, f):
                 env = f.env
                 items, _ = items_of(st, env)
-                for x in items:
+                for k, x in enumerate(items):
+                    if k:
+                        _count_pass(st, where)
                     env[var] = x
                     if body is not None:
                         body(st, f)
@@ -250,13 +276,16 @@ class RuleCompiler:
             return op
         if isinstance(s, ir.Repeat):
             count, span, body = self.x(s.count), s.span, body_of(s.body)
+            where = _LoopSite("repeat loop", span)
 
             def op(st, f):
                 n = count(st, f.env)
                 if not isinstance(n, int) or isinstance(n, bool):
                     raise SpecRuntimeError(f"repeat needs a number, got {fmt(n)}", span)
                 if body is not None:
-                    for _ in range(n):
+                    for k in range(n):
+                        if k:
+                            _count_pass(st, where)
                         body(st, f)
 
             return op
@@ -510,7 +539,7 @@ class RuleCompiler:
         return op
 
     def s_For(self, s, sim):
-        items_of, var = self.x.binder(s.var, s.coll, s.where), s.var
+        items_of, var, span = self.x.binder(s.var, s.coll, s.where), s.var, s.span
         inner_sim = sim or s.simultaneous
         body = self.block(s.body, inner_sim)
 
@@ -519,7 +548,7 @@ class RuleCompiler:
             items, _ = items_of(st, env)
             if items:
                 env[var] = items[0]
-                st.frames.append(Frame(body, env, ForLoop(items, var)))
+                st.frames.append(Frame(body, env, ForLoop(items, var, span)))
 
         return op
 
@@ -531,7 +560,7 @@ class RuleCompiler:
             if not isinstance(n, int) or isinstance(n, bool):
                 raise SpecRuntimeError(f"repeat needs a number, got {fmt(n)}", span)
             if n > 0:
-                st.frames.append(Frame(body, f.env, RepeatLoop(n)))
+                st.frames.append(Frame(body, f.env, RepeatLoop(n, span)))
 
         return op
 
@@ -544,7 +573,7 @@ class RuleCompiler:
             if not isinstance(lim, int) or lim < 1:
                 raise SpecRuntimeError(f"a while loop needs a limit of at least 1, got {fmt(lim)}", span)
             if test(st, f.env):
-                st.frames.append(Frame(body, f.env, WhileLoop(test, lim, site)))
+                st.frames.append(Frame(body, f.env, WhileLoop(test, lim, site, span)))
 
         return op
 
@@ -726,7 +755,7 @@ class RuleCompiler:
                 return
             st.round = 1
             st.event("round", 1)
-            st.frames.append(Frame(body, {}, RoundsLoop(n, until, c, site)))
+            st.frames.append(Frame(body, {}, RoundsLoop(n, until, c, site, r.span)))
 
         return op
 

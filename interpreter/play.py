@@ -19,15 +19,18 @@ from typing import Callable, Iterable
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_DECISIONS
 
 from .bots import BOTS, BotInput, determinize
 from .runtime import Tables
 from .state import CHANCE, State
 from .streams import Streams
 
-LOG_FORMAT = 2  # 2: per-purpose random streams; 1: one chance generator, one per seat
-LOG_FORMATS_READ = (1, 2)
-MAX_STEPS = 200_000
+# 3: per-purpose random streams and the rulings in force; 2: the streams (issue 20's first logs, some with
+# in_force); 1: one chance generator, one per seat.  The schema: interpreter/logschema.py, docs/log-format.md
+LOG_FORMAT = 3
+LOG_FORMATS_READ = (1, 2, 3)
+MAX_STEPS = MAX_DECISIONS
 
 
 def spec_digest(spec: ir.Spec) -> str:
@@ -110,7 +113,10 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
         on_step(st)
     while not st.is_terminal():
         if len(steps) >= MAX_STEPS:
-            raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+            rounds = tables.spec.rounds
+            raise SpecRuntimeError(f"the game did not end within {MAX_STEPS:,} decisions and chance events",
+                                   rounds.span if rounds is not None else None,
+                                   "does the game have a way to end? every game stops after this many steps")
         p = st.current_player()
         if p == CHANCE:
             outcome = streams.chance(st) if chance is None else chance(st, chance_rng)
@@ -136,8 +142,15 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
         "steps": steps,
         "result": st.result,
         "consulted_rulings": sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling"),
+        "in_force": in_force(tables),
     }
     return GameRecord(log, st)
+
+
+def in_force(tables: Tables) -> dict:
+    """Every open ruling, assumption and option with the value this game ran it at."""
+    valueless = {a.name for a in tables.spec.assumptions if a.value is None}  # these only document the spec
+    return {k: v for k, v in sorted(tables.params.items()) if k not in valueless}
 
 
 class ReplayMismatch(Exception):
@@ -158,8 +171,15 @@ def replay(tables: Tables, log: dict, narrate: bool = False,
             if p != CHANCE:
                 raise ReplayMismatch(f"step {k}: the log has a chance event ({step['chance']}), the game a decision")
             outcome = step["outcome"]
-            if isinstance(outcome, list):
+            possible = st.pending.outcomes
+            if isinstance(possible, int):  # a shuffle: the outcome orders the zone's cards
+                if not isinstance(outcome, list) or sorted(outcome) != list(range(possible)):
+                    raise ReplayMismatch(f"step {k}: the log's shuffle ({step['chance']}) is not an ordering of the "
+                                         f"{possible} cards the game shuffles here")
                 outcome = list(outcome)
+            elif not isinstance(outcome, int) or isinstance(outcome, bool) or not 0 <= outcome < len(possible):
+                raise ReplayMismatch(f"step {k}: the log's outcome {outcome!r} ({step['chance']}) is not one of the "
+                                     f"{len(possible)} this chance event has")
             st.apply_chance(outcome)
         else:
             if p != step["player"] - 1:
@@ -167,7 +187,7 @@ def replay(tables: Tables, log: dict, narrate: bool = False,
                                      + ("a chance event" if p == CHANCE else "has ended" if p < 0 else f"P{p + 1}"))
             labels = [m.label for m in st.legal_moves()]
             i = step["index"]
-            if i >= len(labels) or labels[i] != step["move"]:
+            if not isinstance(i, int) or not 0 <= i < len(labels) or labels[i] != step["move"]:
                 raise ReplayMismatch(f"step {k}: P{step['player']}'s move '{step['move']}' is not legal move {i} here")
             st.apply(i)
         if on_step:
@@ -179,8 +199,25 @@ def replay(tables: Tables, log: dict, narrate: bool = False,
     return st
 
 
+MAX_LOG_BYTES = 64_000_000  # far above the largest game MAX_DECISIONS allows
+
+
 def load_log(path: str | Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """The parsed JSON of a log file (its schema is checked by logschema.validate_log).  Raises OSError or
+    ValueError, with a plain reason."""
+    p = Path(path)
+    if p.is_dir():
+        raise IsADirectoryError(21, "it is a folder, not a log file", str(p))
+    with open(p, "rb") as f:
+        data = f.read(MAX_LOG_BYTES + 1)
+    if len(data) > MAX_LOG_BYTES:
+        raise ValueError(f"it is larger than {MAX_LOG_BYTES:,} bytes, more than any game's log")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("it is not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError("its JSON nests too deeply to be a game log") from None
 
 
 def simulate(tables: Tables, games: int, seed: int, bots: list[str],

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_RANGE
 
 Fn = Callable[[Any, dict], Any]
 
@@ -255,7 +256,12 @@ class Tables:
     def supply_size(self, token: str) -> int:
         """A token's starting supply for this player count (its expression may
         read player_count and parameters, nothing of a game in progress)."""
-        return self.rules.eval_const(self.tokens[token].supply, _StaticState(self))
+        tok = self.tokens[token]
+        n = self.rules.eval_const(tok.supply, _StaticState(self))
+        if isinstance(n, int) and not isinstance(n, bool) and n < 0:
+            raise SpecRuntimeError(f"the supply of token '{token}' comes to {n} at {self.n} players; a supply is 0 or more",
+                                   tok.supply.span if tok.supply.span.line else tok.span)
+        return n
 
     def symbol_rank(self, v) -> tuple:
         return (self._symbol_rank.get(v, -1), str(v))
@@ -318,6 +324,23 @@ def _seat(x, what: str, span) -> int:
     if type(x) is not PlayerRef:
         raise SpecRuntimeError(f"{what}() needs a player, got {fmt(x)}", span)
     return x.i
+
+
+def make_range(a, b, span) -> tuple:
+    """`a..b` as a game computes it: a located error past MAX_RANGE values (both engines use this)."""
+    if isinstance(a, int) and isinstance(b, int) and b - a >= MAX_RANGE:
+        raise SpecRuntimeError(f"the range {a}..{b} has more than {MAX_RANGE:,} values", span,
+                               "soan keeps every range a game computes below this size")
+    return tuple(range(a, b + 1))
+
+
+def call_def(body, env, name: str, span):
+    """A def's body on its arguments; a call chain too deep to follow names the def (both engines use this)."""
+    try:
+        return body(env)
+    except RecursionError:  # the innermost call names itself; the calls around it pass that on
+        raise SpecRuntimeError(f"def '{name}' calls itself without end, or too deeply to follow", span,
+                               "does every chain of calls reach a case that stops?") from None
 
 
 def as_list(st, v) -> tuple:
@@ -467,8 +490,8 @@ class ExprCompiler:
         return lambda st, env: tuple(i(st, env) for i in items)
 
     def x_RangeExpr(self, e):
-        lo, hi = self(e.lo), self(e.hi)
-        return lambda st, env: tuple(range(lo(st, env), hi(st, env) + 1))
+        lo, hi, span = self(e.lo), self(e.hi), e.span
+        return lambda st, env: make_range(lo(st, env), hi(st, env), span)
 
     def x_AllPlayers(self, e):
         P = self.t.P
@@ -553,7 +576,7 @@ class ExprCompiler:
 
             def f(st, env):
                 body = rules.def_fn(name)
-                return body(st, {p: a(st, env) for p, a in zip(params, args)})
+                return call_def(lambda inner: body(st, inner), {p: a(st, env) for p, a in zip(params, args)}, name, span)
 
             return f
         impl = getattr(self, "b_" + name)

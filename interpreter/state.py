@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .runtime import CardRef, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits
 
@@ -138,6 +139,14 @@ class ShuffleOutcomes:
         return perm
 
 
+def _over_budget(loop) -> SpecRuntimeError:
+    return SpecRuntimeError(
+        f"the game went round its loops more than {MAX_LOOP_PASSES:,} times and was stopped in this {loop.what}",
+        getattr(loop, "span", None),
+        "does the loop's count, cap or condition say what you meant? every game stops after "
+        f"{MAX_LOOP_PASSES:,} loop passes")
+
+
 class State:
     """One game in progress."""
 
@@ -169,6 +178,7 @@ class State:
         self.first_marks: dict[tuple, int] = {}
         self.mark_events: dict[tuple, int] = {}
         self.steps = 0
+        self.passes = 0  # loop passes so far: the game's step budget (MAX_LOOP_PASSES)
         self.ending = False
         self.on_round_end = None  # called with the state as each round ends (playthroughs summarise it)
         for name in t.tokens:
@@ -278,6 +288,9 @@ class State:
                     op(self, f)
                 elif f.loop is not None and f.loop.next(self, f):
                     f.pc = 0
+                    self.passes += 1
+                    if self.passes > MAX_LOOP_PASSES:
+                        raise _over_budget(f.loop)
                 else:
                     frames.pop()
         except RecursionError:
@@ -307,6 +320,7 @@ class State:
         new.first_marks = dict(self.first_marks)
         new.mark_events = {}
         new.steps = self.steps
+        new.passes = self.passes
         new.ending = self.ending
         new.on_round_end = None
         envs: dict[int, dict] = {}
@@ -431,6 +445,8 @@ class State:
             target.extend(cids)
         if z.capacity is not None:
             cap = self.t.rules.eval_const(z.capacity, self)
+            if not isinstance(cap, int) or isinstance(cap, bool):
+                raise SpecRuntimeError(f"the capacity of zone '{z.name}' is {fmt(cap)}, not a number", z.capacity.span)
             if len(target) > cap:
                 raise SpecRuntimeError(f"zone {self.t.zone_label(dest)} would hold {len(target)}, over its capacity {cap}",
                                        span, "the rules must check the capacity before placing")

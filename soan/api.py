@@ -62,6 +62,11 @@ def parse_params(spec: ir.Spec, raw: dict[str, str]) -> dict:
                 raise ValueError(f"option '{name}' is on or off, not '{text}'|write --option {name}")
             out[name] = text.lower() in ("true", "on")
             continue
+        valueless = next((a for a in spec.assumptions if a.name == name and a.domain is None), None)
+        if valueless is not None:
+            raise ValueError(f"'{name}' is an assumption without a value: it records what the spec supplies where the "
+                             "draft is silent, and there is nothing to set|to play another way, edit the spec "
+                             "(soan check lists the rulings and assumptions that take a value)")
         if name not in decls:
             known = list(decls) + list(options)
             near = difflib.get_close_matches(name, known, n=1)

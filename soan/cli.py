@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import os
 import sys
+import threading
 from pathlib import Path
 
 import attrs
@@ -21,14 +23,17 @@ from rich.table import Table
 
 from soan.dsl import ir
 from soan.dsl.errors import Problem, SpecErrors, SpecRuntimeError
-from soan.interpreter.play import LOG_FORMATS_READ
+from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
+from soan.interpreter.play import LOG_FORMAT, in_force
 from soan.stats import pct
 
 from . import api
 from . import compile_cmd
 from . import record as record_cmd
-from . import sweep as sweep_cmd
 from . import rulings as rulings_cmd
+from . import sweep as sweep_cmd
+from .console import PipeClosed, make_console, silence_stdout
+from .files import OutputError, check_output_dir, check_output_file, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -52,7 +57,10 @@ class _Parser(argparse.ArgumentParser):
             near = difflib.get_close_matches(bad, choices, n=1)
             hint = f"did you mean '{near[0]}'?" if near else "commands: " + ", ".join(choices)
         elif message.startswith("unrecognized arguments"):
-            bad = message.split(":", 1)[1].split()[0]
+            words = message.split(":", 1)[1].split()
+            if not words:  # an empty argument ('')
+                raise UsageError(message.rstrip(": ") + ": an empty argument ('')", f"see '{self.prog} --help'")
+            bad = words[0]
             opts = [o for a in self._actions for o in a.option_strings]
             for a in self._actions:  # the commands' own options too: argparse reports them from the top
                 if isinstance(a, argparse._SubParsersAction):
@@ -77,6 +85,7 @@ def build_parser() -> _Parser:
     p = _Parser(prog="soan", description="soan (草案): write board-game drafts as specs; check, play and test them.",
                 allow_abbrev=False)
     p.add_argument("--version", action="version", version=f"soan {api.__version__}")
+    p.add_argument("--width", type=_width, default=None, metavar="COLUMNS", help=WIDTH_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def common(sp, players=True):
@@ -113,6 +122,8 @@ def build_parser() -> _Parser:
     rp.add_argument("log", metavar="LOG", help="a log written by soan run --log")
     rp.add_argument("--spec", metavar="SPEC", help="the spec to replay against (default: the path in the log)")
     rp.add_argument("--verbose", "-v", action="store_true", help="tell the game again")
+    rp.add_argument("--allow-changed-spec", action="store_true",
+                    help="replay even if the spec has changed since the log was written (otherwise exit 1)")
 
     d = sub.add_parser("diff", allow_abbrev=False, help="compare two drafts: rules, declared bounds, play, first divergence")
     d.add_argument("old", metavar="OLD", help="the earlier draft's spec")
@@ -125,7 +136,7 @@ def build_parser() -> _Parser:
     d.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with plots")
     d.add_argument("--verify", action="store_true",
                    help="also run soan verify on both drafts (a fixed search) and compare verdicts and bounds")
-    d.add_argument("--verify-games", type=int, default=40, metavar="N",
+    d.add_argument("--verify-games", type=int, default=None, metavar="N",
                    help="search games per draft for --verify (default 40)")
 
     v = sub.add_parser("verify", allow_abbrev=False,
@@ -158,7 +169,7 @@ def build_parser() -> _Parser:
     pr.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                     help="resolve an open ruling or assumption another way (repeatable)")
     pr.add_argument("--option", action="append", default=[], metavar="NAME", help="switch on an optional rule (repeatable)")
-    pr.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+    pr.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                     help="seconds of games per player count when z3 does not settle it (default 10)")
     pr.add_argument("--games", type=int, metavar="N",
                     help="play exactly N seeded games per player count instead of a time budget (the same verdicts every run)")
@@ -176,19 +187,81 @@ def build_parser() -> _Parser:
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
     t.add_argument("specs", nargs="+", metavar="SPEC", help="a .soan spec, or a .playthrough file")
     t.add_argument("--json", action="store_true", help="machine-readable output")
+    for sp in sub.choices.values():  # `soan diff A B --width 100` as well as `soan --width 100 diff A B`
+        sp.add_argument("--width", type=_width, default=argparse.SUPPRESS, metavar="COLUMNS", help=WIDTH_HELP)
     return p
 
 
+WIDTH_HELP = ("wrap output at this many columns (default: the terminal's width; "
+              "in a pipe or file, COLUMNS if set, else no wrapping)")
+
+
+def _width(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of columns, not '{text}'") from None
+    if not 20 <= n <= 100_000:
+        raise argparse.ArgumentTypeError(f"between 20 and 100000 columns, not {n}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
-    out = Console(highlight=False, emoji=False)
-    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    """Run one soan command; returns its exit code.
+
+    The command runs in a thread with a deep stack, so a spec nested up to
+    MAX_NESTING levels is read, checked and played without a RecursionError."""
+    outcome: list = []
+
+    def work():
+        try:
+            outcome.append(("code", _main(argv)))
+        except BaseException as e:  # SystemExit from --help and --version, re-raised where the caller expects it
+            outcome.append(("raise", e))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    previous = threading.stack_size()
+    runner = threading.Thread(target=work, name="soan", daemon=True)
+    try:
+        threading.stack_size(STACK_BYTES)  # read when the thread starts
+        runner.start()
+    finally:
+        threading.stack_size(previous)
+    try:
+        while runner.is_alive():
+            runner.join(0.2)
+    except KeyboardInterrupt:
+        sys.stderr.write("soan: interrupted\n")
+        return 130
+    kind, value = outcome[0]
+    if kind == "raise":
+        raise value
+    return value
+
+
+def _main(argv: list[str] | None) -> int:
+    out, err = make_console(), make_console(stderr=True)
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "width", None) is not None:
+            out, err = make_console(width=args.width), make_console(stderr=True, width=args.width)
         if args.command is None:
             build_parser().print_help()
-            return EXIT_USAGE
-        return COMMANDS[args.command](args, out, err)
+            raise UsageError("give a command", "commands: " + ", ".join(COMMANDS) + "; see 'soan --help'")
+        _no_empty_paths(args)
+        _no_odd_numbers(args)
+        if sys.stdout is None:  # started with stdout closed (`soan check spec >&-`): the output would be lost
+            raise UsageError("standard output is closed, so soan has nowhere to print",
+                             "send it somewhere, e.g. > /dev/null to discard it")
+        code = COMMANDS[args.command](args, out, err)
+        sys.stdout.flush()  # a full disk must be found now, not at exit
+        return code
     except UsageError as e:
+        err.print(f"soan: error: {e.message}", markup=False)
+        if e.hint:
+            err.print(f"  hint: {e.hint}", markup=False)
+        return EXIT_USAGE
+    except OutputError as e:
         err.print(f"soan: error: {e.message}", markup=False)
         if e.hint:
             err.print(f"  hint: {e.hint}", markup=False)
@@ -199,8 +272,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("soan: interrupted")
         return 130
-    except BrokenPipeError:
+    except (BrokenPipeError, PipeClosed):  # the reader left (`| head`): stop quietly, as other command-line tools do
+        silence_stdout()
         return EXIT_OK
+    except OSError as e:  # writing the output failed (a full disk): the system's error, not soan's
+        err.print(f"soan: error: cannot write the output: {e.strerror or e}", markup=False)
+        err.print("  hint: is the disk full, or the output closed?", markup=False)
+        silence_stdout()
+        return EXIT_USAGE
     except Exception as e:  # the last guard: a designer never sees a traceback
         if os.environ.get("SOAN_DEBUG"):
             raise
@@ -210,6 +289,33 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+
+def _no_odd_numbers(args) -> None:
+    """Seconds are finite (nan and inf are no budget), and a search's game count is not negative."""
+    budget = getattr(args, "budget", None)
+    if budget is not None and not math.isfinite(budget):
+        raise UsageError(f"--budget must be a finite number of seconds, got {budget}",
+                         "give seconds such as --budget 60, or --games N for a fixed amount of work")
+    if args.command in ("verify", "prove") and getattr(args, "games", None) is not None and args.games < 0:
+        raise UsageError(f"--games must be 0 or more, got {args.games}", "--games 0 searches no games")
+
+
+def _no_empty_paths(args) -> None:
+    """An empty path would silently mean the current folder, or (for --log) no log at all."""
+    names = {"spec": "SPEC", "specs": "SPEC", "old": "OLD", "new": "NEW", "log": "LOG", "html": "--html",
+             "witness_dir": "--witness-dir"}
+    if args.command == "run":
+        names["log"] = "--log"
+    if args.command == "replay":
+        names["spec"] = "--spec"
+    for dest, shown in names.items():
+        value = getattr(args, dest, None)
+        for v in value if isinstance(value, list) else [value]:
+            if v is not None and not str(v).strip():
+                what = f"option {shown}" if shown.startswith("--") else f"argument {shown}"
+                raise UsageError(f"the {what} is an empty path", "give a file or folder name")
+
 
 
 def _emit_json(obj) -> None:
@@ -225,19 +331,27 @@ def _runtime_error(spec: ir.Spec, e: SpecRuntimeError, err: Console) -> int:
 
 
 def _params(spec: ir.Spec, args) -> dict:
-    params = {}
+    params, given = {}, {}
     for item in args.rule:
         if "=" not in item:
-            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'")
-        name, raw = item.split("=", 1)
-        params[name.strip()] = raw.strip()
+            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'", "e.g. --rule pardon_threshold=4")
+        name, raw = (x.strip() for x in item.split("=", 1))
+        if not name or not raw:
+            raise UsageError(f"--rule takes NAME=VALUE, got '{item}'", "e.g. --rule pardon_threshold=4")
+        if name in given:
+            raise UsageError(f"--rule {name} is given twice ({given[name]} and --rule {item})", "give each ruling once")
+        params[name], given[name] = raw, f"--rule {item}"
     for name in args.option:
-        params[name] = "true"
-    try:
-        return api.parse_params(spec, params)
-    except ValueError as e:
-        msg, _, hint = str(e).partition("|")
-        raise UsageError(msg, hint or None) from None
+        if name in given:
+            raise UsageError(f"{name} is given twice ({given[name]} and --option {name})", "give each option once")
+        params[name], given[name] = "true", f"--option {name}"
+    for name, raw in params.items():  # one at a time, so the error names the option it came from
+        try:
+            api.parse_params(spec, {name: raw})
+        except ValueError as e:
+            msg, _, hint = str(e).partition("|")
+            raise UsageError(f"{given[name]}: {msg}", hint or None) from None
+    return api.parse_params(spec, params)
 
 
 def _players(spec: ir.Spec, args) -> int:
@@ -248,7 +362,26 @@ def _players(spec: ir.Spec, args) -> int:
     return n
 
 
+def _budget(args, default: float) -> None:
+    """prove's --budget (seconds) is not given with --games, which replaces it."""
+    if args.budget is None:
+        args.budget = default
+        return
+    if args.budget < 0:
+        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
+    if args.games is not None:
+        raise UsageError("--budget and --games both say how long to search; give one",
+                         "--games N searches N games (the same verdicts every run); --budget S searches for S seconds")
+
+
 def _bots(text: str, n: int) -> list[str]:
+    parts = [b.strip() for b in text.split(",")]
+    if not text.strip() or any(not b for b in parts):
+        raise UsageError(f"--bots takes bot names separated by commas, got '{text}'",
+                         "e.g. --bots random,greedy (the last fills the remaining seats); bots: " + ", ".join(api.BOT_NAMES))
+    if len(parts) > n:
+        raise UsageError(f"--bots names {len(parts)} bots for {n} players",
+                         f"give at most {n}, or more players with --players")
     names = api.bot_names(text, n)
     for b in names:
         if b not in api.BOT_NAMES:
@@ -268,11 +401,11 @@ def cmd_check(args, out: Console, err: Console) -> int:
             spec = api.load(path)
         except SpecErrors as e:
             failed = True
-            if args.json:
+            if args.json:  # the problems in the JSON for a script, and located on stderr for a person
                 reports.append({"path": path, "ok": False, "problems": [
-                    {"line": p.span.line, "col": p.span.col, "message": p.message, "hint": p.hint} for p in e.problems]})
-            else:
-                err.print(e.render(), markup=False)
+                    {"file": p.path, "line": p.span.line, "col": p.span.col, "message": p.message, "hint": p.hint}
+                    for p in e.problems]})
+            err.print(e.render(), markup=False)
             continue
         report = api.check_report(spec)
         reports.append({"path": path, "ok": True, **report})
@@ -331,7 +464,7 @@ def _print_check(spec: ir.Spec, report: dict, out: Console, brief: bool = False)
                     extra.append("affects: nothing the engine runs (it documents the spec)")
                 out.print(Padding("; ".join(extra), (0, 0, 0, 8)), style="dim", markup=False)
     for note in report["notes"]:
-        out.print(Padding(f"note: {note}", (0, 0, 0, 2)), markup=False)
+        out.print(Padding(f"note: {note}", (0, 0, 0, 2), expand=False), markup=False)
     out.print()
 
 
@@ -340,19 +473,25 @@ def cmd_run(args, out: Console, err: Console) -> int:
     n = _players(spec, args)
     params = _params(spec, args)
     bots = _bots(args.bots, n)
+    if args.json and args.quiet:
+        raise UsageError("--json and --quiet both say what to print; give one",
+                         "--json prints the game log, --quiet only the final scores")
+    if args.log:
+        check_output_file(args.log, "--log")
     try:
         tables = api.tables(spec, n, params)
         rec = api.play(tables, args.seed, bots, narrate=not args.json and not args.quiet)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.log:
-        Path(args.log).write_text(rec.to_json(), encoding="utf-8")
+        write_text(args.log, rec.to_json(), "--log")
     if args.json:
         sys.stdout.write(rec.to_json())
         return EXIT_OK
     if not args.quiet:
         out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
                   + f" — {n} players, seed {args.seed}, bots {', '.join(bots)}")
+        _print_in_force(out, spec, in_force(tables), params)
         for line in api.narrate(rec.state):
             out.print(line, markup=False)
     _print_result(rec, tables, out)
@@ -406,10 +545,12 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
                                  jobs=args.jobs if args.jobs > 0 else api.default_jobs())
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
+    stats["in_force"] = in_force(tables)
     if args.json:
         _emit_json(stats)
         return EXIT_OK
     out.print(f"[bold]{spec.name}[/bold] — {n} players, {args.games} games from seed {args.seed}, bots {', '.join(bots)}")
+    _print_in_force(out, spec, stats["in_force"], params)
     t = Table(title="By seat", title_justify="left")
     for col in ("seat", "bot", "mean", "min", "max", "win rate", "eliminated"):
         t.add_column(col, justify="right" if col not in ("seat", "bot") else "left")
@@ -443,20 +584,20 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
 
 
 def cmd_replay(args, out: Console, err: Console) -> int:
+    from soan.interpreter.logschema import LogProblem, validate_log
+
     try:
         log = api.load_log(args.log)
     except FileNotFoundError:
         raise UsageError(f"no such log file: {args.log}") from None
-    except (ValueError, UnicodeDecodeError) as e:
-        raise UsageError(f"{args.log} is not a soan game log ({e})") from None
-    if not isinstance(log, dict) or log.get("soan_log") not in LOG_FORMATS_READ:
-        raise UsageError(f"{args.log} is not a soan game log (format "
-                         + " or ".join(map(str, LOG_FORMATS_READ)) + ")")
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise UsageError(f"{args.log} is not a soan game log: {reason}", LOG_HINT) from None
     try:
-        spec_path = args.spec or log["spec"]["path"]
-        log["steps"], log["players"], log["result"]
-    except (KeyError, TypeError):
-        raise UsageError(f"{args.log} is not a complete soan game log", "write one with: soan run SPEC --log FILE") from None
+        validate_log(log)
+    except LogProblem as e:
+        raise UsageError(f"{args.log} is not a valid soan game log: field {e.field}: {e.message}", LOG_HINT) from None
+    spec_path = args.spec or log["spec"]["path"]
     if not Path(spec_path).exists() and not Path(spec_path).is_absolute():
         candidate = Path(args.log).parent / spec_path
         spec_path = str(candidate) if candidate.exists() else spec_path
@@ -466,28 +607,79 @@ def cmd_replay(args, out: Console, err: Console) -> int:
         raise UsageError(f"the spec this log was written from is not at '{spec_path}' (from here or next to the log)",
                          f"give it with --spec: soan replay {args.log} --spec PATH/TO/{Path(spec_path).name}")
     spec = api.load(spec_path)
-    if api.spec_digest(spec) != log["spec"]["sha256"]:
-        err.print(f"note: {spec_path} has changed since the log was written; replaying against the current text",
-                  markup=False)
-    try:
-        params = api.parse_params(spec, {k: str(v) for k, v in log.get("params", {}).items()})
-        tables = api.tables(spec, log["players"], params)
-        st = api.replay(tables, log, narrate=args.verbose)
-    except api.ReplayMismatch as e:
-        out.print(f"replay differs: {e}", markup=False)
+    changed = None
+    if spec.name != log["spec"]["name"]:
+        changed = f"{spec_path} is {spec.name}, but the log is a game of {log['spec']['name']}"
+    elif api.spec_digest(spec) != log["spec"]["sha256"]:
+        changed = f"{spec_path} has changed since the log was written (field spec.sha256)"
+    if changed and not args.allow_changed_spec:
+        out.print(f"replay refused: {changed}", markup=False)
+        err.print("  hint: --allow-changed-spec replays it against the current text anyway", markup=False)
         return EXIT_FINDINGS
+    if changed:
+        err.print(f"note: {changed}; replaying against the current text (--allow-changed-spec)", markup=False)
+    if not spec.min_players <= log["players"] <= spec.max_players:
+        raise UsageError(f"{args.log}: field players: {log['players']} players, but {spec.name} is for "
+                         f"{spec.min_players} to {spec.max_players}", LOG_HINT)
+    try:
+        params = api.parse_params(spec, {k: str(v).lower() if isinstance(v, bool) else str(v)
+                                         for k, v in log["params"].items()})
+    except ValueError as e:
+        raise UsageError(f"{args.log}: field params: {str(e).partition('|')[0]}", LOG_HINT) from None
+    tables = api.tables(spec, log["players"], params)
+    if "in_force" in log and not changed:
+        now = in_force(tables)
+        for name in sorted(set(now) | set(log["in_force"])):
+            if now.get(name) != log["in_force"].get(name):
+                raise UsageError(f"{args.log}: field in_force.{name}: the log says {log['in_force'].get(name)!r}, "
+                                 f"but the spec and the log's params give {now.get(name)!r}", LOG_HINT)
+    try:
+        st = api.replay(tables, log, narrate=args.verbose)
+        problem = None if changed else _replay_disagreement(tables, log, st)
+    except api.ReplayMismatch as e:
+        problem = str(e)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
-    except (KeyError, TypeError, ValueError) as e:
-        raise UsageError(f"{args.log} is not a complete soan game log ({type(e).__name__}: {e})") from None
+    if problem:
+        out.print(f"replay differs: {problem}", markup=False)
+        return EXIT_FINDINGS
+    _print_in_force(out, spec, in_force(tables), params)
     if args.verbose:
         for line in api.narrate(st):
             out.print(line, markup=False)
     res = st.result
     who = ("draw between " if res["draw"] else "winner ") + ", ".join(res["winners"]) if res["winners"] else "no winner"
-    out.print(f"replayed {len(log['steps'])} steps of {spec.name} (seed {log['seed']}): same course and result — "
-              f"{who}; scores " + ", ".join(f"{k} {v}" for k, v in res["scores"].items()), markup=False)
+    out.print(f"replayed {len(log['steps'])} steps of {spec.name} (seed {log['seed']}, bots {', '.join(log['bots'])}"
+              + _in_force_text(log) + f"): same course and result — {who}; scores "
+              + ", ".join(f"{k} {v}" for k, v in res["scores"].items()), markup=False)
     return EXIT_OK
+
+
+LOG_HINT = "logs are written by soan run --log; their format is in docs/log-format.md"
+
+
+def _in_force_text(log: dict) -> str:
+    return "; set: " + ", ".join(f"{k}={v}" for k, v in log["params"].items()) if log["params"] else ""
+
+
+def _replay_disagreement(tables, log: dict, st) -> str | None:
+    """What the replayed game says that the log does not: the rulings it read, and (for games played by
+    soan's bots) the moves and chance its seed and bots give."""
+    read = sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling")
+    if read != sorted(log["consulted_rulings"]):
+        return (f"field consulted_rulings: the game read {', '.join(read) or 'no open ruling'}, "
+                f"the log says {', '.join(log['consulted_rulings']) or 'none'}")
+    if not all(b in api.BOT_NAMES for b in log["bots"]):
+        return None  # a searched or constructed game (soan verify's witnesses): its moves are its own
+    if log["soan_log"] != LOG_FORMAT:
+        return None  # written with an earlier version's random streams: its seed plays another game today
+    again = api.play(tables, log["seed"], log["bots"])
+    if again.log["steps"] == log["steps"]:
+        return None
+    k = next((i for i, (a, b) in enumerate(zip(again.log["steps"], log["steps"])) if a != b),
+             min(len(again.log["steps"]), len(log["steps"])))
+    return (f"fields seed and bots: seed {log['seed']} with bots {', '.join(log['bots'])} play another game "
+            f"(from step {k + 1}), so the log's seed or bots are not the ones its moves were played with")
 
 
 def cmd_test(args, out: Console, err: Console) -> int:
@@ -559,19 +751,24 @@ def cmd_verify(args, out: Console, err: Console) -> int:
             raise UsageError(f"--fail-on takes {', '.join(FAIL_ON)}, not '{w}'",
                              f"did you mean '{near[0]}'?" if near else None)
     stem = Path(spec.path).stem
+    check_output_dir(args.witness_dir, "--witness-dir")
     wdir = Path(args.witness_dir) / f"{stem}-p{n}"
     from rich.status import Status
 
+    tables = api.tables(spec, n, params)
     try:
         with Status("verifying", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
-            result = verify(api.tables(spec, n, params), args.budget, args.seed, set(args.only) or None, wdir,
+            result = verify(tables, args.budget, args.seed, set(args.only) or None, wdir,
                             progress=lambda msg: status.update(f"verifying: {msg}"), max_games=args.games)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
+    except OSError as e:
+        raise OutputError(f"--witness-dir {args.witness_dir}: a witness could not be written: {e.strerror or e}") from None
+    result["in_force"] = in_force(tables)
     if args.json:
         _emit_json(result)
     else:
-        _print_verify(spec, result, out)
+        _print_verify(spec, result, out, params)
     fail_on = set(args.fail_on) or {"problems", "unknown"}
     counts = {"problems": result["summary"]["problems"], "unknown": result["summary"]["unknown"],
               "witnessed": result["summary"]["witnessed"]}
@@ -601,7 +798,20 @@ def _print_witness(out, heading: str, f: dict) -> None:
 VERDICT_STYLE = {"proved": "bold green", "witnessed": "bold yellow", "unknown": "bold red"}
 
 
-def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
+def _print_in_force(out: Console, spec: ir.Spec, forced: dict, params: dict) -> None:
+    """One line under a playing command's header: every open ruling's value and the options switched on."""
+    show = lambda v: str(v).lower() if isinstance(v, bool) else str(v)  # noqa: E731
+    rulings = [f"{r.name}={show(forced[r.name])}" + ("*" if r.name in params else "") for r in spec.rulings
+               if r.name in forced]
+    options = [o.name for o in spec.options if forced.get(o.name)]
+    assumed = [f"{k}={show(params[k])}*" for k in params if k in {a.name for a in spec.assumptions}]
+    line = ("rulings in force: " + (", ".join(rulings) or "none") + "; options on: " + (", ".join(options) or "none")
+            + ("; assumptions set: " + ", ".join(assumed) if assumed else "")
+            + ("  (* set on the command line)" if params else ""))
+    out.print(line, style="dim", markup=False)
+
+
+def _print_verify(spec: ir.Spec, result: dict, out: Console, params: dict) -> None:
     s = result["search"]
     out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else "")
               + f" — {result['players']} players; searched {s['games']} games in {s['seconds']:.1f}s from seed {s['seed']}")
@@ -609,6 +819,7 @@ def _print_verify(spec: ir.Spec, result: dict, out: Console) -> None:
         out.print(f"[bold yellow]note:[/bold yellow] the wall-clock limit of {result['budget_seconds']:.0f}s cut the "
                   f"search short: these verdicts may differ on a faster or less busy machine "
                   f"(raise --budget, or lower --games)")
+    _print_in_force(out, spec, result["in_force"], params)
     t = Table(show_lines=False)
     t.add_column("property")
     t.add_column("subject")
@@ -644,11 +855,9 @@ def cmd_prove(args, out: Console, err: Console) -> int:
                          f'ask one: soan prove {args.spec} "can EXPR at end", or write question blocks in the spec')
     counts = [_players(spec, args)] if args.players is not None else list(range(spec.min_players, spec.max_players + 1))
     params = _params(spec, args)
-    if args.budget < 0:
-        raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
-    if args.games is not None and args.games < 0:
-        raise UsageError(f"--games must be 0 or more, got {args.games}")
+    _budget(args, default=10.0)
     stem = Path(spec.path).stem
+    check_output_dir(args.witness_dir, "--witness-dir")
     results = []
     try:
         with Status("proving", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
@@ -659,20 +868,24 @@ def cmd_prove(args, out: Console, err: Console) -> int:
                 results.append({"players": n, "findings": [f.to_json() for f in findings]})
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
+    except OSError as e:
+        raise OutputError(f"--witness-dir {args.witness_dir}: a witness could not be written: {e.strerror or e}") from None
     every = [f for r in results for f in r["findings"]]
     summary = {k: sum(1 for f in every if f["verdict"] == k) for k in ("proved", "witnessed", "unknown")}
     summary["problems"] = sum(1 for f in every if f["problem"])
+    forced = in_force(api.tables(spec, counts[0], params))  # the same at every player count
     if args.json:
         _emit_json({"soan_prove": 1, "spec": {"name": spec.name, "draft": spec.draft, "path": spec.path},
                     "question": args.question, "budget_seconds": args.budget, "games": args.games, "seed": args.seed,
-                    "results": results, "summary": summary})
+                    "in_force": forced, "results": results, "summary": summary})
     else:
-        _print_prove(spec, results, summary, out)
+        _print_prove(spec, results, summary, out, forced, params)
     return EXIT_FINDINGS if summary["unknown"] else EXIT_OK
 
 
-def _print_prove(spec: ir.Spec, results: list[dict], summary: dict, out: Console) -> None:
+def _print_prove(spec: ir.Spec, results: list[dict], summary: dict, out: Console, forced: dict, params: dict) -> None:
     out.print(f"[bold]{spec.name}[/bold]" + (f", draft {spec.draft}" if spec.draft is not None else ""))
+    _print_in_force(out, spec, forced, params)
     t = Table(show_lines=False)
     t.add_column("players", justify="right")
     t.add_column("question")
@@ -709,7 +922,15 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         raise UsageError(f"--players {n} is not a count both drafts allow ({lo}..{hi})", f"try --players {lo}")
     if args.games < 0:
         raise UsageError(f"--games must be 0 or more, got {args.games}")
+    if args.verify_games is not None and not args.verify:
+        raise UsageError("--verify-games sets the search of --verify, which is not given", "add --verify")
+    if args.verify_games is None:
+        args.verify_games = 40
+    if args.verify_games < 1:
+        raise UsageError(f"--verify-games must be 1 or more, got {args.verify_games}")
     bots = _bots(args.bots, n)
+    if args.html:
+        check_output_file(args.html, "--html")
     label = lambda s: s.name + (f" draft {s.draft}" if s.draft is not None else "")  # noqa: E731
     rules = sdiff.rules_diff(old, new)
     result = {
@@ -717,6 +938,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         "old": {"path": old.path, "label": label(old)}, "new": {"path": new.path, "label": label(new)},
         "rules": [{**attrs.asdict(r), "diff": r.unified()} for r in rules],
         "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},
+        "in_force": {"old": in_force(api.tables(old, n)), "new": in_force(api.tables(new, n))},
         "play": None,
     }
     if args.games:
@@ -738,11 +960,11 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         except SpecRuntimeError as e:
             return _runtime_error(new, e, err)
     if args.html:
-        Path(args.html).write_text(diff_html(result), encoding="utf-8")
+        write_text(args.html, diff_html(result), "--html")
     if args.json:
         _emit_json(result)
         return EXIT_OK
-    _print_diff(result, out)
+    _print_diff(result, out, old, new)
     _print_verification_diff(result["verification"], out)
     if args.html:
         out.print(f"HTML report written to {args.html}", markup=False)
@@ -762,8 +984,11 @@ def _print_verification_diff(rows, out: Console) -> None:
             out.print(f"      {r['new']['claim']}", style="dim", markup=False)
 
 
-def _print_diff(result: dict, out: Console) -> None:
+def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
     out.print(f"[bold]{result['old']['label']} → {result['new']['label']}[/bold]")
+    for side, spec in (("old", old), ("new", new)):
+        out.print(f"{side}: ", end="", style="dim", markup=False)
+        _print_in_force(out, spec, result["in_force"][side], {})
     rules = result["rules"]
     out.print(f"\n[bold]Rules[/bold]: {len(rules)} change{'s' if len(rules) != 1 else ''}"
               + (" (the rules are the same)" if not rules else ""))

@@ -122,8 +122,8 @@ def test_shuffles_are_uniform_over_seeds(tmp_path):
 
 
 def test_same_spec_seed_and_bots_give_the_same_log_byte_for_byte():
-    """The format-2 logs shipped in tests are what playing their seed and bots writes today, byte for byte."""
-    for path in sorted(LOGS.glob("*-format2.json")):
+    """The logs of the current format shipped in tests are what playing their seed and bots writes today, byte for byte."""
+    for path in sorted(LOGS.glob(f"*-format{LOG_FORMAT}.json")):
         log = json.loads(path.read_text(encoding="utf-8"))
         spec = api.load(ROOT / log["spec"]["path"])
         rec = api.play(api.tables(spec, log["players"]), log["seed"], log["bots"])
@@ -131,9 +131,9 @@ def test_same_spec_seed_and_bots_give_the_same_log_byte_for_byte():
         assert rec.to_json() == path.read_text(encoding="utf-8"), path.name
 
 
-@pytest.mark.parametrize("fmt", [1, LOG_FORMAT])
+@pytest.mark.parametrize("fmt", [1, 2, LOG_FORMAT])
 def test_logs_of_every_format_still_replay(fmt):
-    """A shipped log of format 1 (one chance generator) and one of the current format both replay to their results."""
+    """Shipped logs of format 1 (one chance generator), 2 (the first streams) and the current format all replay to their results."""
     logs = [p for p in sorted(LOGS.glob("*.json")) if json.loads(p.read_text(encoding="utf-8"))["soan_log"] == fmt]
     assert logs, f"a shipped log of format {fmt}"
     for path in logs:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from soan.interpreter.play import LOG_FORMAT
 from soan import api
 from soan.cli import main
 
@@ -209,7 +210,7 @@ def test_run_json_is_a_log(capsys):
     code, out, _ = soan(capsys, "run", KITANO, "--players", 3, "--seed", 11, "--json")
     assert code == 0
     log = json.loads(out)
-    assert (log["soan_log"], log["players"], log["seed"]) == (2, 3, 11)
+    assert (log["soan_log"], log["players"], log["seed"]) == (LOG_FORMAT, 3, 11)
     assert set(log["result"]["scores"]) == {"P1", "P2", "P3"}
 
 
@@ -296,11 +297,11 @@ def test_a_witness_log_replays_from_any_directory(tmp_path, monkeypatch):
 
 
 def test_replay_of_an_incomplete_log(capsys, tmp_path):
-    """'soan replay' of a JSON log with its body missing exits 2 saying it is not a complete game log."""
+    """'soan replay' of a JSON log with its body missing exits 2 naming a missing field."""
     log = write(tmp_path, "partial.json", '{"soan_log": 1}')
     code, _, err = soan(capsys, "replay", log)
     assert code == 2, err
-    assert "is not a complete soan game log" in err
+    assert "is not a valid soan game log: field bots: missing" in err
 
 
 # ---- simulate and test ---------------------------------------------------------------------------

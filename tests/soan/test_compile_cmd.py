@@ -14,7 +14,9 @@ def test_compile_show_prints_functions_headed_by_spec_lines(capsys):
     code, out, err = soan(capsys, "compile", KITANO, "--players", 4, "--show")
     assert code == 0, err
     assert "4 players, provisional rulings" in out
-    assert "kitano-20.soan:98: def held(p, s) = count(c in p.storehouse where c.suit == s)" in out
+    line = next(k for k, text in enumerate(KITANO.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("def held(p, s)"))
+    assert f"kitano-20.soan:{line}: def held(p, s) = count(c in p.storehouse where c.suit == s)" in out
     assert "def resolve_action" not in out  # procedures stay statements; only expressions are functions
     compile(out, "shown", "exec")  # what is shown is Python source as it runs
 
