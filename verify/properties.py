@@ -153,7 +153,7 @@ class Verifier:
             proof = next((p for p in proofs if p.status != "proved"), proofs[0])
             w = self._short_supply(name)
             if w is None and proof.status != "proved":  # push games towards taking every token out
-                self._push(f"the supply of {name}", _supply_pressure(name))
+                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1)
                 w = self._short_supply(name)
             depends = [tok.short_ruling] if tok.when_short == "ruling" else []
             if proof.status == "proved":
@@ -206,9 +206,9 @@ class Verifier:
     def _short_supply(self, name: str) -> Witness | None:
         return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
 
-    def _push(self, what: str, value) -> None:
+    def _push(self, what: str, value, goal: int) -> None:
         """A directed search: climb from the games seen towards a higher `value(record)`
-        (stopping at 1 in its first part), every game it plays observed like the others."""
+        (stopping at `goal` in its first part), every game it plays observed like the others."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
         if not starts:
@@ -220,7 +220,7 @@ class Verifier:
             if seconds < 0.2:
                 return
         self.progress(f"pushing games towards {what}")
-        climb(self.t, value, starts, self.seed, seconds, evals, goal=1,
+        climb(self.t, value, starts, self.seed, seconds, evals, goal=goal,
               on_game=lambda rec: observe(self.s, rec, self.t))
 
     def _pile_never_short(self, name: str, sites: list) -> str | None:
@@ -750,13 +750,13 @@ def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:
     return bad if bad is not None else solver.Bound("proved", pick(b.value for b in bounds))
 
 
-def _supply_pressure(token: str):
-    """A game's value when looking for a token shortage: 1 once the supply ran short, and
-    below that, steered by how few tokens were left in it at the end."""
+def _supply_pressure(token: str, supply: int):
+    """A game's value when looking for a token shortage: how many tokens left the supply
+    (the climb's objective, so it climbs rather than drifts), one more once it ran short."""
     def value(rec):
         st = rec.state
         short = any(k == "short_supply" and site[0] == token for k, site in st.first_marks)
-        return (int(short), -st.supply[token])
+        return (supply - st.supply[token] + int(short), 0)
     return value
 
 
