@@ -40,6 +40,7 @@ from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _o
 
 # (spec digest, players, parameters, function source) -> code object
 _CODE_CACHE: dict[tuple, object] = {}
+_CODE_CACHE_MAX = 20_000
 
 
 def _lt(st, a, b, span):
@@ -272,6 +273,8 @@ class ExprCodegen:
         key = (self.key, src)
         code = _CODE_CACHE.get(key)
         if code is None:
+            if len(_CODE_CACHE) > _CODE_CACHE_MAX:  # many specs in one process (a fuzz run): start afresh
+                _CODE_CACHE.clear()
             try:
                 code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
             except (SyntaxError, RecursionError, MemoryError):

@@ -921,7 +921,7 @@ def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
     return sum(ways[max(lo, 0):])
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)  # each entry may hold up to MAX_SUBSETS selections: keep the cache's memory bounded
 def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
     """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
     Hands of the same shape recur all game long, so this is computed once per shape."""
