@@ -484,11 +484,12 @@ class Compiler:
         if not self.spec.min_players <= n <= self.spec.max_players:
             self.error(ex.span, f"example '{ex.title}' has {n} players; the game is for "
                                 f"{self.spec.min_players}..{self.spec.max_players}")
+            n = self.spec.max_players  # reported: read the rest as if it fitted (never build a million seats)
         for o in ex.options:
             if self.params.get(o) != "option":
                 self.error(ex.span, f"unknown option '{o}'", nearest(o, [x.name for x in self.spec.options]))
         seats = {f"p{i}" for i in range(1, n + 1)}
-        scope = Scope({f"p{i}": f"p{i}" for i in range(1, self.spec.max_players + 1)})
+        scope = Scope({f"p{i}": f"p{i}" for i in range(1, min(self.spec.max_players, MAX_PLAYERS) + 1)})
         params = tuple((name, self.example_param(name, value)) for name, value in ex.params)
         parts = tuple(self.play(p, scope, seats) for p in ex.parts)
         given = next((p.block for p in parts if p.target == "given"), None)
