@@ -4,7 +4,7 @@ source, `compile()`d once and cached by spec digest (the way attrs builds its
 methods from generated source).
 
 Why: the closure interpreter (runtime.ExprCompiler) calls one closure per IR
-node, so `count(c in p.storehouse where c.suit == s)` costs a dozen Python
+node, so `count(c in p.hand where c.colour == k)` costs a dozen Python
 calls per card.  Here the whole expression is one function; a comprehension's
 variable is a Python local, not a key of a copied dict.
 
@@ -35,7 +35,7 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
 from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def, fmt,
-                      make_range,
+                      make_range, ranking,
                       rank_groups)
 
 # (spec digest, players, parameters, function source) -> code object
@@ -127,25 +127,7 @@ def _position(st, c, span):
     return st.zones[st.loc[c.id]].index(c.id)
 
 
-def _ranking(st, seq, env, var, keys, kind, fallback, span, site):
-    groups = rank_groups(st, seq, env, var, keys, span)
-    if kind == "order":
-        out = []
-        for g in groups:
-            if len(g) > 1:
-                st.mark("tie_fallback", site)
-            out.extend(g)
-        return tuple(out)
-    if not groups:
-        return ()
-    top = groups[0]
-    if len(top) > 1:
-        st.mark("tie_fallback", site)
-        if fallback == "none":
-            return ()
-        if fallback == "stable":
-            return (top[0],)
-    return tuple(top)
+_ranking = ranking
 
 
 def _players_from_fn(P):

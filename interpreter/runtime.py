@@ -326,6 +326,29 @@ def _seat(x, what: str, span) -> int:
     return x.i
 
 
+def ranking(st, seq, env, var, keys, kind, fallback, span, site) -> tuple:
+    """`best`/`order` of `seq` by `keys` (both engines use this): a tie left after every key is
+    marked at `site` and settled by the fallback."""
+    groups = rank_groups(st, seq, env, var, keys, span)
+    if kind == "order":
+        out = []
+        for g in groups:
+            if len(g) > 1:
+                st.mark("tie_fallback", site)
+            out.extend(g)
+        return tuple(out)
+    if not groups:
+        return ()
+    top = groups[0]
+    if len(top) > 1:
+        st.mark("tie_fallback", site)
+        if fallback == "none":
+            return ()
+        if fallback == "stable":
+            return (top[0],)
+    return tuple(top)
+
+
 def make_range(a, b, span) -> tuple:
     """`a..b` as a game computes it: a located error past MAX_RANGE values (both engines use this)."""
     if isinstance(a, int) and isinstance(b, int) and b - a >= MAX_RANGE:
@@ -639,24 +662,7 @@ class ExprCompiler:
 
         def f(st, env):
             seq, inner = items(st, env)
-            groups = rank_groups(st, seq, inner, var, keys, span)
-            if kind == "order":
-                out = []
-                for g in groups:
-                    if len(g) > 1:
-                        st.mark("tie_fallback", site)
-                    out.extend(g)
-                return tuple(out)
-            if not groups:
-                return ()
-            top = groups[0]
-            if len(top) > 1:
-                st.mark("tie_fallback", site)
-                if fallback == "none":
-                    return ()
-                if fallback == "stable":
-                    return (top[0],)
-            return tuple(top)
+            return ranking(st, seq, inner, var, keys, kind, fallback, span, site)
 
         return f
 

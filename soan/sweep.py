@@ -1,7 +1,7 @@
 """`soan sweep`: simulate a grid of settings (player counts x values of open
 rulings) and compare them in one table.
 
-    soan sweep specs/kitano-20.soan --players 3,4 --rule pardon_threshold=3,4 -n 500
+    soan sweep SPEC --players 3,4 --rule NAME=V1,V2 -n 500
 
 Every cell plays the same seeds (seed, seed+1, ...) with the same bots, so
 two cells differ only by their settings.  Cells run one after another, each
