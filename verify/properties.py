@@ -24,10 +24,12 @@ from soan.interpreter.runtime import Tables
 from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
-from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
-                     observe, search)
+from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
+                     more_games, observe, pile_drawn, search, tokens_out)
 
 SCHEMA_VERSION = 1
+# steered games per push when the budget is seconds (with --games N: N / 40, at least 2)
+DIRECTED_GAMES = 3
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -153,7 +155,8 @@ class Verifier:
             proof = next((p for p in proofs if p.status != "proved"), proofs[0])
             w = self._short_supply(name)
             if w is None and proof.status != "proved":  # push games towards taking every token out
-                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1)
+                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
+                           steer=tokens_out(name, supply))
                 w = self._short_supply(name)
             depends = [tok.short_ruling] if tok.when_short == "ruling" else []
             if proof.status == "proved":
@@ -187,6 +190,11 @@ class Verifier:
             where = f"draws from {name}"
             ws = [self.s.marks[k] for k in {("short_draw", s.node.span.site) for _, s in sites} if k in self.s.marks]
             why = self._pile_never_short(name, sites)
+            short_keys = {("short_draw", s.node.span.site) for _, s in sites}
+            steer = pile_drawn(self.t, name, {s.node.span.site for _, s in sites})
+            if why is None and not ws and steer is not None:  # push games towards emptying the pile
+                self._push(f"emptying {name}", lambda rec: (steer(rec.state), 0), goal=1000, steer=steer)
+                ws = [self.s.marks[k] for k in short_keys if k in self.s.marks]
             if why is not None:
                 out.append(Finding("supplies", where, "proved", f"a draw from {name} never finds it short", why))
             elif ws:
@@ -206,11 +214,23 @@ class Verifier:
     def _short_supply(self, name: str) -> Witness | None:
         return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
 
-    def _push(self, what: str, value, goal: int) -> None:
-        """A directed search: climb from the games seen towards a higher `value(record)`
-        (stopping at `goal` in its first part), every game it plays observed like the others."""
+    def _push(self, what: str, value, goal: int, steer=None) -> None:
+        """A directed search: games whose every decision is steered by `steer(state)`
+        (see search.directed_games), then a climb from them and the games seen towards
+        a higher `value(record)` (stopping at `goal` in its first part), every game
+        it plays observed like the others."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
+        if steer is not None:
+            self.progress(f"steering games towards {what}")
+            games = DIRECTED_GAMES if self.max_games is None else max(2, self.max_games // 40) if self.max_games else 0
+            if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
+                games, self.s.cut_short = 0, True
+            directed = directed_games(self.t, steer, self.seed, games,
+                                      on_game=lambda rec: observe(self.s, rec, self.t))
+            if value is not None and goal is not None and any(value(r)[0] >= goal for r in directed):
+                return
+            starts = directed + starts
         if not starts:
             return
         if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit

@@ -308,3 +308,41 @@ def test_a_def_only_the_examples_call_is_said_to_serve_the_examples():
     f, _ = findings(text, budget=1.0, max_games=5)
     assert "used only by the examples" in f[("dead", "def helper")]["claim"]
     assert "is never used" in f[("dead", "def unused")]["claim"]
+
+
+STEADY_HANDS = """game "Steady hands" players 2..2
+token chip supply 20 hold 0..30 when short partial
+zone bag: shared hidden unordered
+component stone "stone" { weight: 1..1 = 1 }
+cards stone in bag { 40 x weight = 1 }
+score pts "points"
+rounds 30 {
+  choose k from [0, 1, 2, 3, 4, 5] by player(1) "takes" {
+    if k == 5 { give 1 chip to player(1) draw 1 from bag to box }
+  }
+  choose j from [0, 1, 2] by player(2) "returns" {
+    if j == 2 and player(1).chip > 0 { return 1 chip from player(1) }
+  }
+}
+scoring { award 0 to player(1) for pts }
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_steered_games_take_the_one_move_in_six_that_empties_a_supply_every_round():
+    """Thirty rounds each offering one move in six that takes a chip (20 in the supply) and one in three that
+    gives it back: random play never empties it, while games steered by tokens out take the chip and keep it."""
+    from soan.verify.search import directed_games, tokens_out
+
+    tables = api.tables(api.compile_text(STEADY_HANDS, "t.soan"), 2)
+    recs = directed_games(tables, tokens_out("chip", 20), seed=0, games=2)
+    assert any(("short_supply" == k and site[0] == "chip") for r in recs for k, site in r.state.first_marks)
+    for r in recs:  # each steered game is a real game: its log replays to the same state
+        assert api.replay(tables, r.log).supply == r.state.supply
+
+
+def test_verify_witnesses_a_shortage_that_only_steady_play_reaches():
+    """verify's supply push steers games towards the shortage before climbing, so it is witnessed with a small budget."""
+    f, _ = findings(STEADY_HANDS, max_games=8)
+    assert f[("supplies", "chip")]["verdict"] == "witnessed"
+    assert f[("supplies", "draws from bag")]["verdict"] == "proved"
