@@ -527,6 +527,23 @@ class Bounds:
                 return v if isinstance(v, str) else None
         return None
 
+    def floor(self, e: ir.Expr) -> int | None:
+        """A number `e` is never below, where its whole range is not known: the
+        largest floor among a `max`'s arguments, the smallest of a `min`'s, 0 for a count."""
+        iv = self.interval(e)
+        if iv is not None:
+            return iv[0]
+        match e:
+            case ir.Call(func="max", args=args) if len(args) > 1:
+                known = [f for f in map(self.floor, args) if f is not None]
+                return max(known) if known else None
+            case ir.Call(func="min", args=args) if len(args) > 1:
+                floors = [self.floor(a) for a in args]
+                return None if any(f is None for f in floors) else min(floors)
+            case ir.Agg(func="count") | ir.Call(func="count") | ir.Call(func="size"):
+                return 0
+        return None
+
     def value_at(self, site: Site, e) -> Interval:
         """The interval of `e` as read at `site`, its locals as they were there."""
         saved, self.env = self.env, site.env
@@ -669,9 +686,14 @@ class Bounds:
                 ivs = [self.interval(a) for a in args]
                 if e.func == "min":
                     known = [iv for iv in ivs if iv is not None]
-                    if len(known) < len(ivs):
+                    if not known:
                         return None
-                    return (min(iv[0] for iv in ivs), min(iv[1] for iv in ivs))
+                    # one bounded argument caps the minimum from above; from below every argument
+                    # needs a floor (`min(count(x), max(vp(p), 0))`: the vp is unbounded, its max with 0 is not)
+                    floors = [iv[0] if iv is not None else self.floor(a) for a, iv in zip(args, ivs)]
+                    if any(f is None for f in floors):
+                        return None
+                    return (min(floors), min(iv[1] for iv in known))
                 if any(iv is None for iv in ivs):
                     return None
                 return (max(iv[0] for iv in ivs), max(iv[1] for iv in ivs))

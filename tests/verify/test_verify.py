@@ -346,3 +346,23 @@ def test_verify_witnesses_a_shortage_that_only_steady_play_reaches():
     f, _ = findings(STEADY_HANDS, max_games=8)
     assert f[("supplies", "chip")]["verdict"] == "witnessed"
     assert f[("supplies", "draws from bag")]["verdict"] == "proved"
+
+
+def test_a_min_with_one_bounded_side_and_a_floored_side_is_bounded():
+    """`min(count(bag), max(vp(p), 0))` lies in 0..count(bag) although vp(p) has no known bound: a penalty
+    written that way gets a proved range (Pitmaster's spoiled mains)."""
+    text = """game "Floors" players 2..2
+zone bag: shared hidden unordered
+component stone "stone" { weight: 1..1 = 1 }
+cards stone in bag { 3 x weight = 1 }
+score gain "gain"
+score penalty "penalty"
+rounds 4 {
+  choose k from [0, 1, 2] by player(1) "scores" { award k * round to player(1) for gain }
+}
+scoring { for p in players { award 0 - min(count(bag), max(vp(p), 0)) to p for penalty } }
+winner among p in players by vp(p) desc else draw
+"""
+    f, _ = findings(text, max_games=20)
+    assert f[("score", "item penalty")]["verdict"] == "proved"
+    assert f[("score", "item penalty")]["bounds"]["proved"] == [-3, 0]
