@@ -134,8 +134,12 @@ class Bounds:
 
     def block(self, b: ir.Block | None, mult: int | None) -> None:
         if b is not None:
-            for s in b.stmts:
-                self.stmt(s, mult)
+            depth = len(self._guards)
+            try:
+                for s in b.stmts:
+                    self.stmt(s, mult)
+            finally:
+                del self._guards[depth:]  # facts a `let` in this block stated end with it
 
     def loop(self, body: ir.Block, mult: int | None, times: int | None, bind=None) -> None:
         """A body that runs up to `times` times (None: unknown) for each of
@@ -211,6 +215,10 @@ class Bounds:
             self._spoil_guards()
         for key in _binds(s):
             self._spoil_guards(key)
+        if isinstance(s, ir.Let):
+            # `let k = min(n, count(pile))`: until cards move or k changes, the pile holds at least k
+            for fact in _count_facts(s):
+                self._guards.append([fact, True])
 
     def _stmt(self, s: ir.Stmt, mult: int | None, site: Site | None) -> None:
         match s:
@@ -245,7 +253,16 @@ class Bounds:
             case ir.While(test=test, limit=limit, body=body):
                 n = self.int_max(limit)
                 if self.truth(test) is not False:
-                    self.loop(body, mult, None if n is None else max(0, n))
+                    held = [test, True]  # the loop's test holds at the start of every pass
+
+                    def anew():
+                        held[1] = True
+
+                    self._guards.append(held)
+                    try:
+                        self.loop(body, mult, None if n is None else max(0, n), anew)
+                    finally:
+                        self._guards.remove(held)
             case ir.If(branches=bs, orelse=orelse):
                 runs, settled = [], False
                 for test, b in bs:
@@ -766,3 +783,13 @@ class Joined:
     def size(self, e) -> int | None:
         sizes = [b.size(e) for b in self.bs]
         return None if any(x is None for x in sizes) else max(sizes)
+
+
+def _count_facts(s: ir.Let) -> list[ir.Expr]:
+    """What `let k = min(..., count(Z), ...)` says right after it: count(Z) >= k."""
+    match s.value:
+        case ir.Call(func="min", args=args) if len(args) > 1:
+            return [ir.BinOp(">=", a, ir.Local(s.name, span=s.span), span=s.span) for a in args
+                    if isinstance(a, ir.Call) and a.func in ("count", "size") and len(a.args) == 1
+                    or isinstance(a, ir.Agg) and a.func == "count" and a.where is None]
+    return []

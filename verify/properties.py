@@ -694,10 +694,25 @@ def _draw_fits(b: Bounds, site) -> str | None:
         return None
     for g in site.guards:
         for c in _conjuncts(g):
+            if _at_least_the_count(c, d.source, d.count):
+                return f"the draw at line {line} takes at most what the test or `min` at line {g.span.line} left in the pile"
             at_least = _count_at_least(b, site, c, d.source)
             if at_least is not None and at_least >= need[1]:
                 return f"the draw at line {line} runs only when the test at line {g.span.line} holds"
     return None
+
+
+def _at_least_the_count(c, source, count) -> bool:
+    """Whether the condition `c` says the pile holds at least `count` cards, `count`
+    being a local (`count(pile) >= k` from `let k = min(n, count(pile))`, or a loop's test)."""
+    if not isinstance(count, ir.Local):
+        return False
+    match c:
+        case ir.BinOp(op=">=", left=l, right=ir.Local(name=k)) if _counts(l, source):
+            return k == count.name
+        case ir.BinOp(op="<=", left=ir.Local(name=k), right=r) if _counts(r, source):
+            return k == count.name
+    return False
 
 
 def _counts(e, source) -> bool:

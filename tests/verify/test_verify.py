@@ -366,3 +366,45 @@ winner among p in players by vp(p) desc else draw
     f, _ = findings(text, max_games=20)
     assert f[("score", "item penalty")]["verdict"] == "proved"
     assert f[("score", "item penalty")]["bounds"]["proved"] == [-3, 0]
+
+
+def _pile_spec(body: str, cards: int = 5) -> str:
+    return f"""game "Piles" players 2..2
+zone deck: shared hidden stack
+zone row: shared public unordered
+component stone "stone" {{ weight: 1..1 = 1 }}
+cards stone in deck {{ {cards} x weight = 1 }}
+score pts "points"
+rounds 4 {{
+{body}
+}}
+scoring {{ award count(row) to player(1) for pts }}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_draw_of_a_local_set_to_the_min_of_the_piles_count_is_proved_never_short():
+    """`let k = min(2, count(deck))` then `draw k from deck`: the draw takes at most what the pile holds."""
+    f, _ = findings(_pile_spec("  let k = min(2, count(deck))\n  draw k from deck to row"), max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "proved"
+
+
+def test_a_draw_inside_a_loop_whose_test_counts_the_pile_is_proved_never_short():
+    """`while count(deck) > 0 ... { draw 1 from deck }`: every pass starts with the loop's test true."""
+    f, _ = findings(_pile_spec("  while count(row) < 2 * round and count(deck) > 0 max 3 { draw 1 from deck to row }"),
+                    max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "proved"
+
+
+def test_a_loop_test_does_not_guard_a_second_draw_after_the_first_in_the_same_pass():
+    """Two draws of one card in one pass under `count(deck) > 0`: the second can find the pile empty (five cards,
+    two a pass), and is witnessed, not proved."""
+    f, _ = findings(_pile_spec("  while count(deck) > 0 max 3 { draw 1 from deck to row  draw 1 from deck to row }"),
+                    max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "witnessed"
+
+
+def test_a_local_min_stops_guarding_once_the_local_changes():
+    """`let k = min(2, count(deck))`, then `set k += 1`: the draw of k may take more than the pile holds."""
+    f, _ = findings(_pile_spec("  let k = min(2, count(deck))\n  set k += 1\n  draw k from deck to row"), max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "witnessed"
