@@ -390,6 +390,26 @@ class Bounds:
             self._scores, self._scores_ready = out, ready
         return self._scores
 
+    def loosest_awards(self, item: str, most: int = 2) -> list[str]:
+        """What makes an item's proved maximum large, in the designer's terms: the awards
+        whose largest amount times how often they can fire for one player is largest."""
+        ready, self._scores_ready = self._scores_ready, False
+        try:
+            parts = []
+            for site in self.sites:
+                node = site.node
+                if not (isinstance(node, ir.Award) and node.item == item):
+                    continue
+                iv = self.value_at(site, node.amount)
+                if iv is None or site.per_player is None or iv[1] <= 0:
+                    continue
+                parts.append((iv[1] * site.per_player, node.span.line, iv[1], site.per_player))
+        finally:
+            self._scores_ready = ready
+        parts.sort(key=lambda x: (-x[0], x[1]))
+        return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
+                f"for one player" for _, line, amount, times in parts[:most]]
+
     def _score_interval(self, key: str) -> Interval:
         lo, hi = self.score_bounds().get(key, (None, None))
         return (lo.value, hi.value) if lo is not None and lo.status == hi.status == "proved" else None

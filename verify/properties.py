@@ -466,9 +466,16 @@ class Verifier:
             path, moves = self._witness(seen_hi[1], f"best-{subject}")
         if lo.status == hi.status == "proved":
             gap = None if seen_hi is None else hi.value - seen_hi[0]
+            bounds["fit"] = fit = _fit(lo.value, hi.value, None if seen_lo is None else seen_lo[0],
+                                       None if seen_hi is None else seen_hi[0])
             detail = (f"proved {lo.value}..{hi.value} ({self._abstraction()}); "
                       f"witnessed {bounds['witnessed'][0]}..{bounds['witnessed'][1]}"
-                      + ("" if gap is None else f"; gap to the proved maximum: {gap}"))
+                      + ("" if gap is None else f"; gap to the proved maximum: {gap}")
+                      + f"; {FIT_WORDS[fit]}")
+            if fit == "loose" and subject.startswith("item "):
+                why = self.b.loosest_awards(subject[len("item "):])
+                if why:
+                    detail += "; what keeps it loose: " + "; ".join(why)
             return Finding("score", subject, "proved", f"a player's {subject} score lies in {lo.value}..{hi.value}",
                            detail, bounds=bounds, witness=path, moves=[], depends_on=depends)
         return Finding("score", subject, "unknown", f"a player's {subject} score is bounded",
@@ -783,6 +790,27 @@ def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:
     """Across the setup's branches: the largest maximum (or smallest minimum), proved only if every branch is."""
     bad = next((b for b in bounds if b.status != "proved"), None)
     return bad if bad is not None else solver.Bound("proved", pick(b.value for b in bounds))
+
+
+FIT_WORDS = {"tight": "tight (games reach the proved range's ends)",
+             "within 2x": "within 2x of the best game seen",
+             "loose": "loose (more than 2x the best game seen)",
+             "unseen": "no game seen to compare"}
+
+
+def _fit(proved_min: int, proved_max: int, seen_min: int | None, seen_max: int | None) -> str:
+    """How close a proved range is to the games seen, end by end (the most above 0 and
+    the least below 0): tight, within 2x, or loose; the worse end decides."""
+    if seen_min is None or seen_max is None:
+        return "unseen"
+    ends = [(proved_max, seen_max)] if proved_max > 0 or proved_min >= 0 else []
+    ends += [(-proved_min, -seen_min)] if proved_min < 0 else []
+    order = ["tight", "within 2x", "loose"]
+    worst = "tight"
+    for proved, seen in ends:
+        fit = "tight" if proved == seen else "within 2x" if seen > 0 and proved <= 2 * seen else "loose"
+        worst = max(worst, fit, key=order.index)
+    return worst
 
 
 def _supply_pressure(token: str, supply: int):

@@ -408,3 +408,55 @@ def test_a_local_min_stops_guarding_once_the_local_changes():
     """`let k = min(2, count(deck))`, then `set k += 1`: the draw of k may take more than the pile holds."""
     f, _ = findings(_pile_spec("  let k = min(2, count(deck))\n  set k += 1\n  draw k from deck to row"), max_games=10)
     assert f[("supplies", "draws from deck")]["verdict"] == "witnessed"
+
+
+SORTING = """game "Sorting" players 2..2
+component apple "apple" { size: 1..1 = 1 }
+component pear "pear" { size: 1..1 = 1 }
+zone crate: shared public unordered
+zone apples: per_player public unordered
+zone pears: per_player public unordered
+cards apple in crate { 3 x size = 1 }
+cards pear in crate { 5 x size = 1 }
+score fruit "apples kept"
+score others "pears kept"
+rounds 8 {
+  for p in players {
+    if count(crate) > 0 {
+      choose c from crate by p "takes a fruit" {
+        if c.kind == apple { move c to p.apples } else { move c to p.pears }
+      }
+    }
+  }
+}
+scoring { for p in players { award count(p.apples) to p for fruit  award count(p.pears) to p for others } }
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_card_moved_under_a_test_of_its_kind_is_only_of_that_kind():
+    """`if c.kind == apple { move c to p.apples } else { move c to p.pears }`: only the 3 apples can lie in
+    p.apples and only the 5 pears in p.pears, so the items are proved 0..3 and 0..5 (not 0..8) and reached."""
+    f, _ = findings(SORTING, max_games=30)
+    assert f[("score", "item fruit")]["bounds"]["proved"] == [0, 3]
+    assert f[("score", "item others")]["bounds"]["proved"] == [0, 5]
+    assert f[("score", "item fruit")]["bounds"]["fit"] == "tight"
+
+
+def test_a_kind_test_does_not_narrow_a_card_local_changed_inside_its_branch():
+    """A branch that sets its card local to another card before moving it may move any kind: no narrowing."""
+    text = SORTING.replace("if c.kind == apple { move c to p.apples }",
+                           "if c.kind == apple { let d = c  set d = first(crate)  move d to p.apples }")
+    f, _ = findings(text, max_games=10)
+    assert f[("score", "item fruit")]["bounds"]["proved"][1] > 3
+
+
+def test_loose_score_items_are_marked_and_say_which_award_keeps_them_loose():
+    """An item whose proved maximum is far above every game seen is marked loose, naming the award line."""
+    text = SORTING.replace('score others "pears kept"', 'score others "pears kept"\nscore bonus "bonus"').replace(
+        "rounds 8 {", "rounds 8 {\n  choose k from [0, 1] by player(1) \"hopes\" { if k == 1 and count(player(1).apples) "
+                      "+ count(player(1).pears) == 8 { award 7 to player(1) for bonus } }")
+    f, _ = findings(text, max_games=10)
+    bonus = f[("score", "item bonus")]
+    assert bonus["bounds"]["fit"] == "loose"
+    assert "what keeps it loose: line" in bonus["detail"] and "awards up to 7 a time" in bonus["detail"]
