@@ -17,6 +17,7 @@ from soan.cli import main
 from dice_duel import dice_spec, dice_text
 
 ROOT = Path(__file__).resolve().parents[2]
+TIE_KEY = ", (if tie_rule == low_seat then 0 - p.seat else p.seat) desc"
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def test_the_first_flip_is_saved_as_two_replayable_logs(tmp_path):
 
 def test_a_tie_break_ruling_is_read_only_on_ties_for_first():
     """With three players, the tie-break key is read exactly in the games whose top score is shared (hand count over all 216 rolls)."""
-    spec = dice_spec(", (if tie_rule == low_seat then 0 - p.seat else p.seat) desc")
+    spec = dice_spec(TIE_KEY)
     tables = api.tables(spec, 3)
     rolls = list(itertools.product(range(1, 7), repeat=3))  # six_is_zero is "no": each player scores the face
     tied_top = sum(1 for r in rolls if sorted(r)[-1] == sorted(r)[-2])
@@ -188,3 +189,55 @@ def test_a_log_played_again_under_another_resolution_keeps_its_moves_and_draws()
         if "six_is_zero" in log["consulted_rulings"]:
             sixes = sum(1 for s in log["steps"] if s.get("chance") == "roll die: 6")
             assert sum(log["result"]["scores"].values()) - sum(other["result"]["scores"].values()) == 6 * sixes
+
+
+TIE_EXAMPLES = '''
+example "Both roll a six: the low seat takes the tie" with six_is_zero = no {
+  players 2
+  play game { roll 6  roll 6 }
+  expect winner p1
+}
+
+example "Both roll a six: the high seat takes the tie" with tie_rule = high_seat {
+  players 2
+  play game { roll 6  roll 6 }
+  expect winner p2
+}
+
+example "Sixes score nothing: nought against nought, the high seat takes the tie" with tie_rule = high_seat, six_is_zero = yes {
+  players 2
+  play game { roll 6  roll 6 }
+  expect vp(p1) == 0 and vp(p2) == 0
+  expect winner p2
+}
+'''
+
+
+def test_examples_set_a_ruling_in_their_title_line():
+    """`example "..." with NAME = VALUE, ... { }` runs the example under those resolutions, as `with` lines in its body do."""
+    spec = api.compile_text(dice_text(TIE_KEY) + TIE_EXAMPLES, "dice.soan")
+    results = {r.title: r for r in api.run_examples(spec)}
+    assert all(r.passed for r in results.values()), [r.problems for r in results.values() if not r.passed]
+    assert set(results) == {"Both roll a six: the low seat takes the tie [six_is_zero=no]",
+                            "Both roll a six: the high seat takes the tie [tie_rule=high_seat]",
+                            "Sixes score nothing: nought against nought, the high seat takes the tie "
+                            "[tie_rule=high_seat, six_is_zero=yes]"}
+    body = TIE_EXAMPLES.replace(' with tie_rule = high_seat {\n  players 2', ' {\n  players 2\n  with tie_rule = high_seat', 1)
+    results = {r.title: r for r in api.run_examples(api.compile_text(dice_text(TIE_KEY) + body, "dice.soan"))}
+    assert results["Both roll a six: the high seat takes the tie [tie_rule=high_seat]"].passed
+    # the other resolution gives the other seat: the example under it fails with the real outcome
+    wrong = TIE_EXAMPLES.replace("with tie_rule = high_seat {", "{", 1)
+    results = {r.title: r for r in api.run_examples(api.compile_text(dice_text(TIE_KEY) + wrong, "dice.soan"))}
+    (bad,) = [r for r in results.values() if not r.passed]
+    assert bad.problems[0].message == "expected P2 to win, but the game ended with won by P1"
+
+
+def test_a_setting_in_an_example_title_line_is_checked_like_any_other():
+    """An unknown name or a value outside the domain in the title line is a located spec error with a hint."""
+    from soan.dsl.errors import SpecErrors
+
+    text = dice_text(TIE_KEY) + 'example "x" with tie_rul = high_seat {\n  players 2\n  expect true\n}\n'
+    with pytest.raises(SpecErrors) as e:
+        api.compile_text(text, "dice.soan")
+    (p,) = e.value.problems
+    assert "tie_rul" in p.message and p.span.line == text.count("\n") - 3 and "tie_rule" in (p.hint or "")
