@@ -241,3 +241,32 @@ def test_a_setting_in_an_example_title_line_is_checked_like_any_other():
         api.compile_text(text, "dice.soan")
     (p,) = e.value.problems
     assert "tie_rul" in p.message and p.span.line == text.count("\n") - 3 and "tie_rule" in (p.hint or "")
+
+
+def test_diff_and_sweep_print_a_rare_share_as_under_a_tenth_of_a_percent():
+    """A draw in 1 of 3000 games prints as <0.1% in soan diff's table and soan sweep's, never 0.0%; JSON keeps it non-zero."""
+    from soan import diff as sdiff
+    from soan.sweep import measure_cells
+
+    (m,) = sdiff.compare_metrics({"draw": [(0.0, 0.0)] * 2999 + [(1.0, 0.0)]})
+    assert m["share"] and m["old"] > 0 and m["new"] == 0
+    old, new, difference, _, _ = sdiff.metric_cells(m)
+    assert (old, new) == ("<0.1%", "0%") and difference == "-<0.1 pt"
+    (m,) = sdiff.compare_metrics({"points: sets": [(1.0, 1.5)] * 10})
+    assert not m["share"] and sdiff.metric_cells(m)[2] == "+0.500"
+    row = {"mean_score": 3.0, "min_score": 0, "max_score": 6, "draw_rate": 1 / 3000, "no_winner_rate": 0.0,
+           "eliminations_per_game": 0.0, "decisions_mean": 2.0}
+    assert measure_cells(row)[3:5] == ["<0.1%", "0%"]
+
+
+def test_diff_prints_shares_as_percentages(tmp_path, capsys):
+    """soan diff's play table prints the draw rate and each seat's wins as percentages, other metrics as numbers."""
+    old, new = tmp_path / "old.soan", tmp_path / "new.soan"
+    old.write_text(dice_text(), encoding="utf-8")
+    new.write_text(dice_text().replace('six_is_zero: answer = no', 'six_is_zero: answer = yes'), encoding="utf-8")
+    assert main(["diff", str(old), str(new), "--games", "60"]) == 0
+    out = capsys.readouterr().out
+    draw = next(line for line in out.splitlines() if line.strip("│ ").startswith("draw"))
+    assert draw.count("%") == 2 and " pt" in draw
+    points = next(line for line in out.splitlines() if "points: pts" in line)
+    assert "%" not in points
