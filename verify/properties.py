@@ -653,9 +653,10 @@ class Verifier:
                 f"--seed {study['seed']}")
         if not r["read"]:
             w = self.s.consulted.get(r["name"])
-            unmeasured = (f"read by {', '.join(r['read_by'])}; read in none of the {n} paired games "
-                          f"(at most {pct(r['read_interval'][1])} of games, 95%): what it changes is not measured "
-                          f"({same})")
+            unmeasured = (f"read by {', '.join(r['read_by'])}; " + (
+                f"read in none of the {n} paired games (at most {pct(r['read_interval'][1])} of games, 95%): "
+                f"what it changes is not measured ({same})" if n else
+                "no paired games were played (--games 0): what it changes is not measured"))
             if w is None:
                 return Finding("rulings", r["name"], "unknown", f"the situation of {what} '{r['name']}' can arise",
                                f"{unmeasured}; not reached in the {self.s.games} search games either")
