@@ -649,8 +649,11 @@ class Verifier:
             return Finding("rulings", r["name"], "proved", f"the situation of {what} '{r['name']}' cannot arise",
                            "no rule reads it: it is moot")
         n = r["games"]
+        from soan.impact import shown
+
+        rules = "".join(f" --rule {k}={shown(v)}" for k, v in self.t.overrides.items())
         same = (f"the same study as soan rulings {self.spec.path} --players {self.t.n} --games {study['games_asked']} "
-                f"--seed {study['seed']}")
+                f"--seed {study['seed']}{rules}")
         if not r["read"]:
             w = self.s.consulted.get(r["name"])
             unmeasured = (f"read by {', '.join(r['read_by'])}; " + (
