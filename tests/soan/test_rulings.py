@@ -270,3 +270,20 @@ def test_diff_prints_shares_as_percentages(tmp_path, capsys):
     assert draw.count("%") == 2 and " pt" in draw
     points = next(line for line in out.splitlines() if "points: pts" in line)
     assert "%" not in points
+
+
+def test_soan_rulings_names_the_shortest_game_where_each_ruling_matters(tmp_path, capsys):
+    """Each ruling that changed a game is given the shortest such game as a soan run command; run both ways, its scores differ."""
+    path = tmp_path / "dice.soan"
+    path.write_text(dice_text(), encoding="utf-8")
+    assert main(["rulings", str(path), "--games", "40", "--logs", str(tmp_path / "logs")]) == 0
+    out = capsys.readouterr().out
+    matters = out.split("Where each one matters")[1].split("First (shortest)")[0]
+    (line,) = [x for x in matters.splitlines() if x.startswith("  six_is_zero = yes: seed ")]
+    assert "changes its scores or winner" in line and "cosmetic" not in matters
+    command = line.split(": soan ", 1)[1].split()
+    assert main(command + ["--json"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert main([c for c in command if c != "--rule" and not c.startswith("six_is_zero=")] + ["--json"]) == 0
+    now = json.loads(capsys.readouterr().out)
+    assert other["result"]["scores"] != now["result"]["scores"]
