@@ -14,6 +14,8 @@ from soan import api
 from soan.cli import main
 from soan.verify.properties import verify
 
+from dice_duel import dice_text
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -460,3 +462,37 @@ def test_loose_score_items_are_marked_and_say_which_award_keeps_them_loose():
     bonus = f[("score", "item bonus")]
     assert bonus["bounds"]["fit"] == "loose"
     assert "what keeps it loose: line" in bonus["detail"] and "awards up to 7 a time" in bonus["detail"]
+
+
+def test_verify_rulings_reports_the_paired_study_soan_rulings_makes(tmp_path):
+    """verify's rulings findings carry the same numbers as the soan rulings study on the same seed and games, with a witness where the ruling changes the result."""
+    from soan import impact
+    spec = api.compile_text(dice_text(), "dice.soan")
+    result = verify(api.tables(spec, 2), 600.0, 0, only={"rulings"}, witness_dir=tmp_path, max_games=80)
+    f = {x["subject"]: x for x in result["findings"] if x["property"] == "rulings"}
+    study = impact.analyse(spec, 2, games=80, seed=0)
+    rows = {r["name"]: r for r in study["ranked"] + study["moot"]}
+    assert f["unused"]["verdict"] == "proved" and rows["unused"]["moot"]
+    for name in ("six_is_zero", "cosmetic"):
+        r, b = rows[name], f[name]["bounds"]
+        assert f[name]["verdict"] == "witnessed"
+        assert (b["games"], b["read"], b["results_changed"]) == (r["games"], r["read"], r["results_changed"])
+        assert b["winner_flips"] == {a["value"]: a["flips"] for a in r["alternatives"]}
+    assert f["six_is_zero"]["bounds"]["winner_flips"]["yes"] > 0 and f["cosmetic"]["bounds"]["results_changed"] == 0
+    assert "no other resolution changed any of them" in f["cosmetic"]["detail"]
+    # the witness of six_is_zero is a game whose result the other resolution changes: a six was rolled
+    log = api.load_log(f["six_is_zero"]["witness"])
+    assert "six_is_zero" in log["consulted_rulings"] and any(s.get("chance") == "roll die: 6" for s in log["steps"])
+    other = api.play(api.tables(spec, 2, api.parse_params(spec, {"six_is_zero": "yes"})), log["seed"], ["random"] * 2)
+    assert other.result["scores"] != log["result"]["scores"]
+
+
+def test_verify_rulings_measures_valued_assumptions_too():
+    """A valued assumption is judged like an open ruling: read, and whether another value changes games."""
+    text = dice_text().replace('ruling unused: answer = yes "Nothing reads this (test)" cite "none"',
+                               'assume bonus: 0..1 = 0 "A bonus point per die (test)" cite "none"')
+    text = text.replace("award first(dice).face to p for pts", "award first(dice).face + bonus to p for pts")
+    f, _ = findings(text, max_games=40)
+    assert f[("rulings", "bonus")]["verdict"] == "witnessed"
+    assert f[("rulings", "bonus")]["claim"] == "the situation of assumption 'bonus' arises"
+    assert f[("rulings", "bonus")]["bounds"]["read"] > 0
