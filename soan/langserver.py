@@ -37,7 +37,7 @@ class Declaration:
     """Where a name is declared, and what a hover says about it."""
 
     name: str
-    kind: str  # in the designer's words: "ruling", "field of meibutsu", "value of suit", ...
+    kind: str  # in the designer's words: "ruling", "field of COMPONENT", "value of ENUM", ...
     path: str
     line: int  # 1-based, as spans are
     col: int
