@@ -626,7 +626,12 @@ class Verifier:
             except Exception:
                 continue
             if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
-                return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
+                from soan.readable import show
+
+                winners = rec.result["winners"]
+                return (f"{r.name}={show(getattr(v, 'name', v))} gives "
+                        + (f"winner{'s' if len(winners) > 1 else ''} {show(winners)}" if winners else "no winner")
+                        + f" (seed {log['seed']})")
         return None
 
 
