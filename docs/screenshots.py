@@ -74,7 +74,7 @@ def shoot(browser: str, html: Path, png: Path, height: int) -> None:
         done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     if done.returncode != 0 or not png.is_file():
         raise SystemExit(f"Chromium could not screenshot {html}:\n{done.stderr[-2000:]}")
-    print(f"  -> {png.relative_to(ROOT)}", flush=True)
+    print(f"  -> {png.relative_to(ROOT) if png.is_relative_to(ROOT) else png}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

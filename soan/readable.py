@@ -59,3 +59,8 @@ def bounds(b: dict | None) -> str:
         else:
             parts.append(f"{name} {show(v)}")
     return ", ".join(parts)
+
+
+def spec_title(name: str, draft) -> str:
+    """'Kitano Grand Tea Party draft 20', or only the name when the spec gives no draft number."""
+    return name + (f" draft {draft}" if draft is not None else "")

@@ -32,7 +32,8 @@ def items_svg(old: dict, new: dict, old_label: str = "old", new_label: str = "ne
                             x_unit="points", width=560)
 
 
-FACTS = (("score_bound", "score range the items' domains allow", span), ("supplies", "token supplies", show),
+FACTS = (("score_bound", "score range the items' domains allow",
+          lambda b: span(b) if b else "no bound (a scoring item declares no range)"), ("supplies", "token supplies", show),
          ("rounds", "game length", show))
 
 
