@@ -144,6 +144,16 @@ def _values_after(lines: list[str], line: int, col: int, values) -> list[tuple[s
     return found
 
 
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+SHOWN_STRING = 48  # characters of a long string kept in the hover's code line; the whole text follows it
+
+
+def _short_strings(line: str) -> str:
+    """The declaration's line with its long strings cut, since the hover shows their text in full below."""
+    return STRING.sub(lambda m: m.group(0) if len(m.group(0)) <= SHOWN_STRING
+                      else m.group(0)[:SHOWN_STRING - 2] + '…"', line)
+
+
 def declarations(text: str, path: str) -> list[Declaration]:
     """Every name the spec (and what it extends) declares, with where and what."""
     items, _problems, sources, _base = gather_items(text, path)
@@ -153,7 +163,7 @@ def declarations(text: str, path: str) -> list[Declaration]:
     def add(name, kind, span: ir.Span, text_=None, cite=None):
         where = span.path or path
         lines = lines_of.get(where, [])
-        src = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
+        src = _short_strings(lines[span.line - 1].strip()) if 0 < span.line <= len(lines) else ""
         end = span.end_col if span.end_line == span.line and span.end_col > span.col else span.col + len(name)
         out.append(Declaration(name, kind, where, span.line, span.col, end, src[:MAX_SHOWN], text_,
                                cite or _section(lines, span.line)))
