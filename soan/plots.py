@@ -61,18 +61,27 @@ def ticks(lo: float, hi: float, count: int = 6) -> list[float]:
     return [round(start + k * step, 10) for k in range(int(round((end - start) / step)) + 1)]
 
 
-def _legend(entries: Sequence[tuple[str, str]], x: float, y: float, shape: str = "rect") -> str:
-    """A row of swatches with their labels, starting at (x, y)."""
-    out = []
-    for label, colour in entries:
+LEGEND_LINE = 18
+
+
+def _legend(entries: Sequence[tuple[str, str, str]], x: float, y: float, width: float) -> tuple[str, float]:
+    """Swatches (label, colour, shape: rect, line or dot) with their labels from (x, y), wrapped to a new line
+    before an entry would pass `width`; returns the SVG and the height the legend takes."""
+    out, left, lines = [], x, 1
+    for label, colour, shape in entries:
+        need = 22 + text_width(label) + 18
+        if x > left and x + need - 18 > width:
+            x, y, lines = left, y + LEGEND_LINE, lines + 1
         if shape == "line":
             out.append(f"<line x1='{x:.1f}' y1='{y - 4:.1f}' x2='{x + 18:.1f}' y2='{y - 4:.1f}' stroke='{colour}' "
                        "stroke-width='3'/>")
+        elif shape == "dot":
+            out.append(f"<circle cx='{x + 9:.1f}' cy='{y - 4:.1f}' r='4' fill='{colour}'/>")
         else:
             out.append(f"<rect x='{x:.1f}' y='{y - 10:.1f}' width='12' height='12' fill='{colour}'/>")
         out.append(f"<text x='{x + 22:.1f}' y='{y:.1f}' font-size='{FONT}'>{esc(label)}</text>")
-        x += 22 + text_width(label) + 18
-    return "".join(out)
+        x += need
+    return "".join(out), lines * LEGEND_LINE
 
 
 def _svg(width: float, height: float, title: str, body: list[str]) -> str:
@@ -101,11 +110,12 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, str, Sequen
         return ""
     top = max([v for _, _, vs in series for v in vs] + [0])
     ys = ticks(0, top or 1, 5)
-    left, right, top_m, bottom = 56, 16, 52, 58
+    legend, legend_h = _legend([(label, colour, "rect") for label, colour, _ in series], 56, 38, width - 8)
+    left, right, top_m, bottom = 56, 16, 34 + legend_h, 58
     pw, ph = width - left - right, height - top_m - bottom
     ymax = ys[-1] or 1
     y = lambda v: top_m + ph - v / ymax * ph  # noqa: E731
-    body = [_title(title, width), _legend([(label, colour) for label, colour, _ in series], left, 38)]
+    body = [_title(title, width), legend]
     for t in ys:
         body.append(f"<line x1='{left}' y1='{y(t):.1f}' x2='{left + pw}' y2='{y(t):.1f}' stroke='{GRID}'/>")
         body.append(f"<text x='{left - 6}' y='{y(t) + 4:.1f}' font-size='11' text-anchor='end'>{num(t)}</text>")
@@ -159,16 +169,17 @@ def histogram(samples: Sequence[tuple[str, str, Sequence[int]]], *, title: str, 
 
 
 def _rows_frame(labels: Sequence[str], lo: float, hi: float, *, title: str, x_title: str, x_unit: str | None,
-                width: int, row: int, legend: str) -> tuple[list[str], callable, float, float, float]:
+                width: int, row: int, legend: Sequence[tuple[str, str, str]]) -> tuple[list[str], callable, float, float, float]:
     """The frame shared by the horizontal plots: returns (body, x(value), top of the rows, left, plot width)."""
     left = min(max(text_width(s) for s in labels) + 16, width * 0.45)
-    right, top_m, bottom = 24, 52 if legend else 34, 48
+    legend_svg, legend_h = _legend(legend, 10, 38, width - 8)
+    right, top_m, bottom = 24, 34 + legend_h, 48
     pw = width - left - right
     xs = ticks(lo, hi, 6)
     a, b = xs[0], xs[-1]
     x = lambda v: left + (v - a) / ((b - a) or 1) * pw  # noqa: E731
     ph = row * len(labels)
-    body = [_title(title, width), legend]
+    body = [_title(title, width), legend_svg]
     for t in xs:
         body.append(f"<line x1='{x(t):.1f}' y1='{top_m}' x2='{x(t):.1f}' y2='{top_m + ph}' stroke='{GRID}'/>")
         body.append(f"<line x1='{x(t):.1f}' y1='{top_m + ph}' x2='{x(t):.1f}' y2='{top_m + ph + 4}' stroke='{AXIS}'/>")
@@ -191,7 +202,7 @@ def hbar_chart(labels: Sequence[str], series: Sequence[tuple[str, str, Sequence[
         return ""
     vals = [v for _, _, vs in series for v in vs if v is not None]
     row = 12 * len(series) + 12
-    legend = _legend([(label, colour) for label, colour, _ in series], 10, 38)
+    legend = [(label, colour, "rect") for label, colour, _ in series]
     body, x, top, _left, _pw = _rows_frame(labels, min(vals + [0]), max(vals + [0]), title=title, x_title=x_title,
                                           x_unit=x_unit, width=width, row=row, legend=legend)
     for i, label in enumerate(labels):
@@ -214,7 +225,7 @@ def range_chart(labels: Sequence[str], series: Sequence[tuple[str, str, Sequence
     if not labels or not ranges:
         return ""
     row = 16 * len(series) + 14
-    legend = _legend([(label, colour) for label, colour, _ in series], 10, 38)
+    legend = [(label, colour, "rect") for label, colour, _ in series]
     lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
     body, x, top, _left, _pw = _rows_frame(labels, min(lo, 0), max(hi, 0), title=title, x_title=x_title,
                                           x_unit=x_unit, width=width, row=row, legend=legend)
@@ -241,9 +252,8 @@ def interval_chart(rows: Sequence[tuple[str, float, float, float]], *, title: st
         return ""
     span = max([1e-9] + [max(abs(lo), abs(hi), abs(m)) for _, m, lo, hi in rows])
     row = 22
-    legend = (_legend([("interval leaves out zero", VERMILION), ("interval holds zero", GREY)], 10, 38, "line")
-              + f"<circle cx='{width - 150}' cy='34' r='4' fill='{AXIS}'/>"
-                f"<text x='{width - 140}' y='38' font-size='{FONT}'>mean</text>")
+    legend = [("mean", AXIS, "dot"), ("interval leaves out zero", VERMILION, "line"),
+              ("interval holds zero", GREY, "line")]
     body, x, top, _left, _pw = _rows_frame([r[0] for r in rows], -span, span, title=title, x_title=x_title,
                                           x_unit=x_unit, width=width, row=row, legend=legend)
     for i, (label, m, lo, hi) in enumerate(rows):
