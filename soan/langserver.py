@@ -96,10 +96,11 @@ def _range(lines: list[str], line: int, col: int, end_line: int, end_col: int) -
 def diagnostics(text: str, path: str) -> list[types.Diagnostic]:
     """Every problem checking the text finds, as it would print under `soan check` (the hint included)."""
     try:
-        compile_text(text, path)
-        return []
+        spec = compile_text(text, path)
     except SpecErrors as e:
         problems = e.problems
+    else:
+        return ruling_hints(spec, text, path)
     lines = text.splitlines()
     out = []
     extend_at = next((i for i, line in enumerate(lines) if line.lstrip().startswith("extend ")), 0)
@@ -116,6 +117,34 @@ def diagnostics(text: str, path: str) -> list[types.Diagnostic]:
             rng = _range(lines, p.span.line, p.span.col, p.span.end_line, p.span.end_col)
         severity = types.DiagnosticSeverity.Warning if p.severity == "warning" else types.DiagnosticSeverity.Error
         out.append(types.Diagnostic(range=rng, message=message, severity=severity, source="soan check"))
+    return out
+
+
+def ruling_hints(spec: ir.Spec, text: str, path: str) -> list[types.Diagnostic]:
+    """What `soan check` lists besides problems, as hints on the names: each open ruling (decided before
+    printing), and a valued assumption no rule reads."""
+    from .api import check_report
+
+    report = check_report(spec)
+    here = Path(path).resolve()
+    spans = {d.name: d.span for d in (*spec.rulings, *spec.assumptions)}
+    lines = text.splitlines()
+    out = []
+
+    def hint(name: str, message: str) -> None:
+        span = spans.get(name)
+        if span is None or span.line <= 0 or (span.path and Path(span.path).resolve() != here):
+            return  # declared in the base spec: hinted there
+        out.append(types.Diagnostic(range=_range(lines, span.line, span.col, span.end_line, span.end_col),
+                                    message=message, severity=types.DiagnosticSeverity.Hint, source="soan check"))
+
+    for r in report["rulings"]:
+        hint(r["name"], f"open ruling: runs at {r['provisional']} (of {r['domain']}); affects: "
+                        + (", ".join(r["affects"]) or "nothing the engine runs")
+                        + "; soan rulings shows whether another resolution changes games")
+    for a in report["assumptions"]:
+        if a["value"] is not None and not a["read_by"]:
+            hint(a["name"], f"assumption = {a['value']} affects nothing the engine runs (it documents the spec)")
     return out
 
 
@@ -338,4 +367,34 @@ def make_server() -> SpecServer:
             out.append(types.Location(uri=uri, range=_range(lines, d.line, d.col, d.line, d.end_col)))
         return out or None
 
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_action(ls: SpecServer, params: types.CodeActionParams):
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        return quick_fixes(doc.source, params.text_document.uri, params.context.diagnostics) or None
+
     return server
+
+
+HINT_NAME = re.compile(r"hint: did you mean '([A-Za-z_][A-Za-z0-9_]*)'\?")
+
+
+def quick_fixes(text: str, uri: str, diags: list[types.Diagnostic]) -> list[types.CodeAction]:
+    """'Change to X' for each diagnostic whose hint names the nearest known name, where the diagnostic
+    covers exactly one name on one line (a range over a whole statement is left to the designer)."""
+    lines = text.splitlines()
+    out = []
+    for d in diags:
+        m = HINT_NAME.search(d.message)
+        r = d.range
+        if not m or r.start.line != r.end.line or r.start.line >= len(lines):
+            continue
+        line = lines[r.start.line]
+        word = line[char_col(line, r.start.character):char_col(line, r.end.character)]
+        if not WORD.fullmatch(word):
+            continue
+        out.append(types.CodeAction(
+            title=f"Change '{word}' to '{m.group(1)}'", kind=types.CodeActionKind.QuickFix, diagnostics=[d],
+            is_preferred=True,
+            edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=r, new_text=m.group(1))]})))
+    return out

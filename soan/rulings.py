@@ -98,8 +98,22 @@ def table_lines(result: dict) -> list[str]:
                      f"{result['games_asked']} games asked for; raise it with --budget)")
     lines.append("  every game that read a ruling was played again under each other resolution on the same seed: "
                  "the same shuffles, rolls and bot choices wherever still legal")
-    head = ["#", "ruling", "read (95%)", "changed", "alternative", "winner flips (95%)", "largest score shift (95%)",
-            "rounds", "verdict"]
+    head, rows = table_rows(result)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
+    fmt = lambda cells: "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    lines.append(fmt(head))
+    lines.append(fmt(["-" * w for w in widths]))
+    lines.extend(fmt(row) for row in rows)
+    return lines + notes_lines(result)
+
+
+TABLE_HEAD = ["#", "ruling", "read (95%)", "changed", "alternative", "winner flips (95%)", "largest score shift (95%)",
+              "rounds", "verdict"]
+
+
+def table_rows(result: dict) -> tuple[list[str], list[list[str]]]:
+    """The ranked table's heading and rows: one row per other resolution, the ruling named on its first."""
+    head = TABLE_HEAD
     rows = []
     for k, r in enumerate(result["ranked"], start=1):
         first = True
@@ -117,11 +131,12 @@ def table_lines(result: dict) -> list[str]:
                 rows.append(subject + [f"= {a['value']}", flips, _largest_shift(a) if r["replayed"] else "—",
                                        f"{a['rounds_shift']['mean']:+.2f}", a["verdict"]])
             first = False
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
-    fmt = lambda cells: "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    lines.append(fmt(head))
-    lines.append(fmt(["-" * w for w in widths]))
-    lines.extend(fmt(row) for row in rows)
+    return head, rows
+
+
+def notes_lines(result: dict) -> list[str]:
+    """What follows the table: moot and unread rulings, the first flipped games, how to read it."""
+    lines = []
     if result["moot"]:
         lines.append("Proved moot (no rule of the spec reads them; no resolution can change a game):")
         for r in result["moot"]:
@@ -178,6 +193,16 @@ def overview_svg(result: dict) -> str:
                              "resolutions; the table below gives the 95% intervals.")
 
 
+def _table_html(result: dict) -> str:
+    head, rows = table_rows(result)
+    numeric = {0, 2, 3, 5, 6, 7}
+    out = ["<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td class='n'>{_e(c)}</td>" if i in numeric else f"<td>{_e(c)}</td>"
+                                    for i, c in enumerate(row)) + "</tr>")
+    return "".join(out) + "</table>"
+
+
 def rulings_html(result: dict) -> str:
     spec = result["spec"]
     title = spec["name"] + (f" draft {spec['draft']}" if spec["draft"] is not None else "")
@@ -189,8 +214,11 @@ def rulings_html(result: dict) -> str:
            "that read a ruling was played again under every other resolution on the same seed (the same shuffles, "
            "rolls and bot choices wherever still legal). Plots: each seat's score shift and each scoring item's "
            "shift per player, mean and 95% interval; red where the interval leaves out zero.</p>",
-           overview_svg(result),
-           "<pre>" + _e("\n".join(table_lines(result))) + "</pre>"]
+           (f"<p>The budget of {result['budget_steps']:,} engine steps allowed {result['games']} of the "
+            f"{result['games_asked']} games asked for; raise it with --budget.</p>"
+            if result["games"] < result["games_asked"] else ""),
+           overview_svg(result), _table_html(result),
+           "<pre class='wrap'>" + _e("\n".join(notes_lines(result))) + "</pre>"]
     for k, r in enumerate(result["ranked"], start=1):
         out.append(f"<h2>{k}. {_e(r['name'])} <small>({_e(r['kind'])}, now {_e(r['current'])})</small></h2>")
         out.append(f"<p>{_e(r['text'])}" + (f" <i>({_e(r['cite'])})</i>" if r["cite"] else "") + "</p>")

@@ -81,16 +81,21 @@ def session():
     s = Session()
     reply = s.request("initialize", {"processId": None, "rootUri": ROOT.as_uri(), "capabilities": {}})
     caps = reply["result"]["capabilities"]
-    assert caps["hoverProvider"] and caps["definitionProvider"]
+    assert caps["hoverProvider"] and caps["definitionProvider"] and caps["codeActionProvider"]
     s.notify("initialized", {})
     yield s
     if s.proc.poll() is None:
         s.proc.kill()
 
 
-def _diagnostics(session: Session, uri: str) -> list[dict]:
+def _published(session: Session, uri: str) -> list[dict]:
     msg = session.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
     return msg["params"]["diagnostics"]
+
+
+def _diagnostics(session: Session, uri: str) -> list[dict]:
+    """The errors and warnings published for a document (its rulings' hints left out)."""
+    return [d for d in _published(session, uri) if d["severity"] != 4]
 
 
 def _typo_spec(tmp_path: Path) -> tuple[Path, str, int]:
@@ -117,6 +122,12 @@ def test_typo_is_a_diagnostic_at_its_range_with_the_hint(session, tmp_path):
     assert d["range"] == {"start": {"line": k, "character": col}, "end": {"line": k, "character": col + 4}}
     assert d["severity"] == 1 and "siut" in d["message"] and "did you mean 'suit'?" in d["message"]
     assert d["source"] == "soan check"
+    # the hint's name is offered as a quick fix that replaces exactly the misspelt word
+    reply = session.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": d["range"],
+                                                         "context": {"diagnostics": diags}})
+    [fix] = reply["result"]
+    assert fix["title"] == "Change 'siut' to 'suit'" and fix["kind"] == "quickfix"
+    assert fix["edit"]["changes"][uri] == [{"range": d["range"], "newText": "suit"}]
     # fixing the typo in the editor clears the diagnostic, before any save
     session.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
                                               "contentChanges": [{"text": text.replace("suit: siut", "suit: suit")}]})
@@ -137,6 +148,22 @@ def test_every_problem_of_a_spec_is_reported_at_once(session, tmp_path):
     diags = _diagnostics(session, uri)
     assert sorted(d["range"]["start"]["line"] for d in diags) == [k, j]
     assert any("did you mean 'anger_shortage'?" in d["message"] for d in diags)
+
+
+def test_open_rulings_are_hints_on_their_names(session):
+    """A spec that checks gets one hint per open ruling, on the ruling's name, with its value and what it affects."""
+    text = KITANO.read_text(encoding="utf-8")
+    uri = KITANO.as_uri()
+    session.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "soan", "version": 1,
+                                                             "text": text}})
+    hints = [d for d in _published(session, uri) if d["severity"] == 4]
+    lines = text.splitlines()
+    rulings = [i for i, line in enumerate(lines) if line.startswith("ruling ")]
+    assert sorted(d["range"]["start"]["line"] for d in hints) == rulings
+    k = next(i for i in rulings if lines[i].startswith("ruling anger_shortage"))
+    [h] = [d for d in hints if d["range"]["start"]["line"] == k]
+    assert h["range"]["start"]["character"] == len("ruling ") and h["range"]["end"]["character"] == len("ruling anger_shortage")
+    assert h["message"].startswith("open ruling: runs at unlimited (of {partial, unlimited}); affects: token anger")
 
 
 def test_hover_shows_declaration_and_draft_citation(session):
@@ -218,3 +245,19 @@ def test_columns_count_utf16_units_and_skip_strings():
     assert word_at(line, line.index("deck") + 1) is None
     assert word_at(line, line.index("shared")) == "shared"
     assert word_at("set a = b  # note", 15) is None
+
+
+def test_quick_fix_only_where_the_range_is_the_name():
+    """A 'did you mean' hint becomes a quick fix only when the diagnostic covers exactly one name."""
+    from lsprotocol import types
+
+    from soan.langserver import quick_fixes
+
+    text = "setup { award 1 to players[0] for pv }\n"
+    rng = lambda a, b: types.Range(start=types.Position(line=0, character=a), end=types.Position(line=0, character=b))  # noqa: E731
+    whole = types.Diagnostic(range=rng(8, 38), message="unknown score item 'pv'\nhint: did you mean 'vp'?")
+    name = types.Diagnostic(range=rng(34, 36), message="unknown score item 'pv'\nhint: did you mean 'vp'?")
+    no_hint = types.Diagnostic(range=rng(34, 36), message="unknown score item 'pv'\nhint: declare it")
+    fixes = quick_fixes(text, "file:///t.soan", [whole, name, no_hint])
+    assert [f.title for f in fixes] == ["Change 'pv' to 'vp'"]
+    assert fixes[0].edit.changes["file:///t.soan"][0].range == rng(34, 36)
