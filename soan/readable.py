@@ -1,6 +1,6 @@
 """Values as a designer reads them in text and HTML output: never a Python repr.
 
-`{'anger': 8}` reads "anger 8", `['P1', 'P3']` reads "P1, P3", `[-3, 35]` as
+`{'coins': 8}` reads "coins 8", `['P1', 'P3']` reads "P1, P3", `[-3, 35]` as
 a range reads "-3..35", True reads "true" (the spec's own spelling), None
 reads "none", 2.50 reads "2.5".
 """
