@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from rich.console import Console
 
 from .cmdline import EXIT_FINDINGS, EXIT_OK
@@ -17,17 +19,30 @@ def add_parser(sub, common) -> None:
 
 
 def cmd_lsp(args, out: Console, err: Console) -> int:
-    import logging
     import os
     import sys
 
     from .langserver import make_server
 
-    # stdout carries the protocol: anything else written there would corrupt it, so the log goes to stderr
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    # stdout carries the protocol: anything else written there would corrupt it, so the log goes to stderr,
+    # one line per event (a malformed message from the editor is logged and skipped, never a traceback)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("soan lsp: %(levelname)s: %(message)s") if os.environ.get("SOAN_DEBUG")
+                         else _OneLine("soan lsp: %(levelname)s: %(message)s"))
+    logging.basicConfig(handlers=[handler], level=logging.WARNING, force=True)
     server = make_server()
     # the server closes its output on `exit`; a copy of the descriptor keeps soan's own stdout open after it
     with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as wire:
         server.start_io(sys.stdin.buffer, wire)
     # the protocol's rule: exit after a shutdown request is a clean stop, exit without one is not
     return EXIT_OK if server.protocol._shutdown else EXIT_FINDINGS
+
+
+class _OneLine(logging.Formatter):
+    """A log line without the traceback (SOAN_DEBUG=1 shows it)."""
+
+    def formatException(self, ei) -> str:  # noqa: N802 - logging's name
+        return ""
+
+    def formatStack(self, stack_info) -> str:  # noqa: N802 - logging's name
+        return ""

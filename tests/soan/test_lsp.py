@@ -261,3 +261,15 @@ def test_quick_fix_only_where_the_range_is_the_name():
     fixes = quick_fixes(text, "file:///t.soan", [whole, name, no_hint])
     assert [f.title for f in fixes] == ["Change 'pv' to 'vp'"]
     assert fixes[0].edit.changes["file:///t.soan"][0].range == rng(34, 36)
+
+
+def test_a_malformed_message_is_logged_in_one_line_and_skipped():
+    """A message that is not JSON gets one log line on stderr (no traceback); the next request is answered."""
+    s = Session()
+    s.proc.stdin.write(b"Content-Length: 9\r\n\r\n{not json")
+    s.proc.stdin.flush()
+    reply = s.request("initialize", {"processId": None, "capabilities": {}})
+    assert reply["result"]["capabilities"]["hoverProvider"]
+    assert s.close() == 0
+    err = s.proc.stderr.read().decode()
+    assert "soan lsp: ERROR" in err and "Traceback" not in err
