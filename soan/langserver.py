@@ -13,6 +13,8 @@ definition in the base file.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -299,19 +301,39 @@ def hover_text(decls: list[Declaration], here: str) -> str:
 
 # ---- the server -------------------------------------------------------------------------------------
 
+TYPING_PAUSE = 0.25  # seconds after an edit before it is checked: a burst of keystrokes is checked once
+
+
+def analyse(text: str, path: str) -> tuple[list[types.Diagnostic], list[Declaration]]:
+    """Everything the server learns from one text: its diagnostics and the names it declares."""
+    return diagnostics(text, path), declarations(text, path)
+
+
 
 class SpecServer(LanguageServer):
     def __init__(self):
         super().__init__("soan", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
         self.index: dict[str, list[Declaration]] = {}  # uri -> the names of the last text that parsed at all
+        self.open: set[str] = set()
+        # one check at a time, in order, off the event loop
+        self.checker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="soan-check")
 
-    def refresh(self, uri: str) -> None:
+    async def refresh(self, uri: str, wait: float = 0.0) -> None:
+        """Check the document and publish what checking finds.  Checking a long spec takes a moment, so it
+        runs off the event loop (hover and definition keep answering from the last names known), after
+        `wait` seconds in which a newer edit makes this one's check unnecessary."""
+        version = self.workspace.get_text_document(uri).version
+        if wait:
+            await asyncio.sleep(wait)
         doc = self.workspace.get_text_document(uri)
+        if doc.version != version:
+            return  # typed on since: that edit's own refresh checks the newer text
         path = uri_to_path(uri)
-        text = doc.source
+        found_diags, found = await asyncio.get_running_loop().run_in_executor(self.checker, analyse, doc.source, path)
+        if uri not in self.open or self.workspace.get_text_document(uri).version != version:
+            return
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics(text, path)))
-        found = declarations(text, path)
+            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=found_diags))
         if found or uri not in self.index:  # a half-typed first line keeps the names known a moment ago
             self.index[uri] = found
 
@@ -331,19 +353,21 @@ def make_server() -> SpecServer:
     server = SpecServer()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: SpecServer, params: types.DidOpenTextDocumentParams):
-        ls.refresh(params.text_document.uri)
+    async def did_open(ls: SpecServer, params: types.DidOpenTextDocumentParams):
+        ls.open.add(params.text_document.uri)
+        await ls.refresh(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: SpecServer, params: types.DidChangeTextDocumentParams):
-        ls.refresh(params.text_document.uri)
+    async def did_change(ls: SpecServer, params: types.DidChangeTextDocumentParams):
+        await ls.refresh(params.text_document.uri, wait=TYPING_PAUSE)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: SpecServer, params: types.DidSaveTextDocumentParams):
-        ls.refresh(params.text_document.uri)  # a base spec saved elsewhere may change what this one says
+    async def did_save(ls: SpecServer, params: types.DidSaveTextDocumentParams):
+        await ls.refresh(params.text_document.uri)  # a base spec saved elsewhere may change what this one says
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SpecServer, params: types.DidCloseTextDocumentParams):
+        ls.open.discard(params.text_document.uri)
         ls.index.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))

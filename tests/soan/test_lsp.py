@@ -273,3 +273,19 @@ def test_a_malformed_message_is_logged_in_one_line_and_skipped():
     assert s.close() == 0
     err = s.proc.stderr.read().decode()
     assert "soan lsp: ERROR" in err and "Traceback" not in err
+
+
+def test_a_burst_of_edits_ends_with_the_last_texts_diagnostics(session, tmp_path):
+    """After several quick edits, the diagnostics published for the last version are the last text's own."""
+    spec, text, k = _typo_spec(tmp_path)
+    uri = spec.as_uri()
+    good = text.replace("suit: siut", "suit: suit")
+    session.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "soan", "version": 1,
+                                                             "text": good}})
+    for version, body in enumerate([text, good, text, text.replace("siut", "sut")], start=2):
+        session.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                  "contentChanges": [{"text": body}]})
+    msg = session.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                       and m["params"]["uri"] == uri and m["params"].get("version") == 5)
+    [d] = [d for d in msg["params"]["diagnostics"] if d["severity"] == 1]
+    assert "unknown domain 'sut'" in d["message"]
