@@ -71,6 +71,8 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},
         "in_force": {"old": in_force(api.tables(old, n)), "new": in_force(api.tables(new, n))},
         "play": None,
+        # the scoring items' titles in the specs' own words (often Japanese), for the report's plot
+        "item_titles": {s.name: s.title for spec in (old, new) for s in spec.scores if s.title},
     }
     if args.games:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn

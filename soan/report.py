@@ -23,10 +23,13 @@ def histogram_svg(old: list[int], new: list[int], old_label: str = "old", new_la
                            width=560)
 
 
-def items_svg(old: dict, new: dict, old_label: str = "old", new_label: str = "new") -> str:
+def items_svg(old: dict, new: dict, old_label: str = "old", new_label: str = "new",
+              titles: dict[str, str] | None = None) -> str:
     """Mean points per player for each scoring item, old and new side by side (an item a draft lacks has no bar)."""
     names = list(dict.fromkeys(list(old) + list(new)))
-    return plots.hbar_chart(names, [(old_label, OLD, [old.get(n) for n in names]),
+    titles = titles or {}
+    labels = [n + (f" · {titles[n]}" if titles.get(n) else "") for n in names]
+    return plots.hbar_chart(labels, [(old_label, OLD, [old.get(n) for n in names]),
                                     (new_label, NEW, [new.get(n) for n in names])],
                             title="Points per scoring item", x_title="mean points per player per game",
                             x_unit="points", width=560)
@@ -65,7 +68,8 @@ def diff_html(result: dict) -> str:
                    + plots.figure(histogram_svg(play['scores']['old'], play['scores']['new'], ol, nl),
                                   f"Every player's final score in {play['games']} games per draft, as a share of "
                                   "all players' results.")
-                   + plots.figure(items_svg(play['items']['old'], play['items']['new'], ol, nl),
+                   + plots.figure(items_svg(play['items']['old'], play['items']['new'], ol, nl,
+                                            result.get("item_titles")),
                                   "Mean points per player per game from each scoring item.") + "</div>")
         out.append(f"<p class='same'>{_e(play['method'])}; intervals adjusted for the whole table; 'detectable' is "
                    "the smallest difference this run would have caught (80% power).</p>")
