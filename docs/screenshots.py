@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 SPECS = Path("specs")  # the commands run in a scratch folder holding a link to the checkout's specs/
 
-# report name -> (soan arguments writing OUT/<name>.html, window height in pixels)
+# report name -> (soan arguments writing OUT/<name>.html, window height in pixels); a command that gains an
+# HTML report gets an entry here, so its picture is made with the others
 REPORTS = {
     "diff": (["diff", SPECS / "kitano-19.soan", SPECS / "kitano-20.soan", "--players", "3", "--games", "200",
               "--verify", "--verify-games", "20"], 2000),
