@@ -9,6 +9,7 @@ import sys
 from soan.interpreter.play import spec_digest
 
 from . import api
+from .readable import spec_title
 
 
 def add_parser(sub, common) -> None:
@@ -39,7 +40,7 @@ def cmd_compile(args, out, err) -> int:
     tables = compiled_tables(spec, n, params)
     gen = tables.rules.x
     settings = ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "provisional rulings"
-    head = (f"# soan compile {args.spec}: {spec.name} draft {spec.draft}, {n} players, {settings}\n"
+    head = (f"# soan compile {args.spec}: {spec_title(spec.name, spec.draft)}, {n} players, {settings}\n"
             f"# spec sha256 {spec_digest(spec)}\n"
             f"# {len(gen.sources)} functions (state, env) -> value, one per expression of the checked IR;\n"
             f"# statements run as ops over them (interpreter/compile.py), straight runs fused into one op.\n")

@@ -13,6 +13,8 @@ from soan.interpreter.play import in_force
 
 from . import api
 from .files import check_output_file, write_text
+from .readable import bounds, show
+from .report import FACTS
 
 from .cmdline import (EXIT_OK, UsageError, _bots, _emit_json, _print_in_force,
                       _runtime_error)
@@ -69,6 +71,8 @@ def cmd_diff(args, out: Console, err: Console) -> int:
         "facts": {"old": sdiff.static_facts(old, n), "new": sdiff.static_facts(new, n)},
         "in_force": {"old": in_force(api.tables(old, n)), "new": in_force(api.tables(new, n))},
         "play": None,
+        # the scoring items' titles in the specs' own words (often Japanese), for the report's plot
+        "item_titles": {s.name: s.title for spec in (old, new) for s in spec.scores if s.title},
     }
     if args.games:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -107,8 +111,8 @@ def _print_verification_diff(rows, out: Console) -> None:
     out.print(f"\n[bold]Verification[/bold]: {len(rows)} findings, {len(changed)} differ "
               "(the same fixed search on both drafts)")
     for r in changed:
-        show = lambda s: "absent" if s is None else f"{s['verdict']} {s['bounds'] or ''}".strip()  # noqa: E731
-        out.print(f"  {r['property']}: {r['subject']}: {show(r['old'])} → {show(r['new'])}", markup=False)
+        verdict = lambda s: "absent" if s is None else f"{s['verdict']} {bounds(s['bounds'])}".strip()  # noqa: E731
+        out.print(f"  {r['property']}: {r['subject']}: {verdict(r['old'])} → {verdict(r['new'])}", markup=False)
         if r["new"] is not None:
             out.print(f"      {r['new']['claim']}", style="dim", markup=False)
 
@@ -144,10 +148,9 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
             out.print(f"      ... {len(lines) - DIFF_LINES} more lines (see --html or --json)", style="dim", markup=False)
     fo, fn = result["facts"]["old"], result["facts"]["new"]
     out.print("\n[bold]Declared bounds[/bold]")
-    for k, title in (("score_bound", "score range the items' domains allow"), ("supplies", "token supplies"),
-                     ("rounds", "game length")):
+    for k, title, fmt in FACTS:
         same = fo[k] == fn[k]
-        out.print(f"  {title}: {fo[k]}" + ("" if same else f" → {fn[k]}"), markup=False)
+        out.print(f"  {title}: {fmt(fo[k])}" + ("" if same else f" → {fmt(fn[k])}"), markup=False)
     play = result["play"]
     if not play:
         return
@@ -166,8 +169,8 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
         t.add_row(m["metric"], old_v, new_v, diff, interval, verdict, det)
     out.print(t)
     if play["items"]["only_old"] or play["items"]["only_new"]:
-        out.print(f"  scoring items only in the old draft: {play['items']['only_old'] or 'none'}; "
-                  f"only in the new: {play['items']['only_new'] or 'none'}", markup=False)
+        out.print(f"  scoring items only in the old draft: {show(play['items']['only_old'])}; "
+                  f"only in the new: {show(play['items']['only_new'])}", markup=False)
     d = play["first_divergence"]
     out.print("\n[bold]First divergence[/bold]")
     if d is None:
@@ -179,8 +182,8 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
     out.print("  old:", markup=False)
     for line in d["old"]:
         out.print(f"    {line}", markup=False)
-    out.print(f"    scores {d['old_result']}, winners {d['old_winners']}", markup=False)
+    out.print(f"    scores {show(d['old_result'])}; winners {show(d['old_winners'])}", markup=False)
     out.print("  new:", markup=False)
     for line in d["new"]:
         out.print(f"    {line}", markup=False)
-    out.print(f"    scores {d['new_result']}, winners {d['new_winners']}", markup=False)
+    out.print(f"    scores {show(d['new_result'])}; winners {show(d['new_winners'])}", markup=False)

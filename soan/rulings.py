@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from soan import api, stats
+from soan import api, plots, stats
 from soan.dsl.errors import SpecRuntimeError
 
 DEFAULT_GAMES = 200
@@ -98,8 +98,22 @@ def table_lines(result: dict) -> list[str]:
                      f"{result['games_asked']} games asked for; raise it with --budget)")
     lines.append("  every game that read a ruling was played again under each other resolution on the same seed: "
                  "the same shuffles, rolls and bot choices wherever still legal")
-    head = ["#", "ruling", "read (95%)", "changed", "alternative", "winner flips (95%)", "largest score shift (95%)",
-            "rounds", "verdict"]
+    head, rows = table_rows(result)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
+    fmt = lambda cells: "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    lines.append(fmt(head))
+    lines.append(fmt(["-" * w for w in widths]))
+    lines.extend(fmt(row) for row in rows)
+    return lines + notes_lines(result)
+
+
+TABLE_HEAD = ["#", "ruling", "read (95%)", "changed", "alternative", "winner flips (95%)", "largest score shift (95%)",
+              "rounds", "verdict"]
+
+
+def table_rows(result: dict) -> tuple[list[str], list[list[str]]]:
+    """The ranked table's heading and rows: one row per other resolution, the ruling named on its first."""
+    head = TABLE_HEAD
     rows = []
     for k, r in enumerate(result["ranked"], start=1):
         first = True
@@ -117,11 +131,12 @@ def table_lines(result: dict) -> list[str]:
                 rows.append(subject + [f"= {a['value']}", flips, _largest_shift(a) if r["replayed"] else "—",
                                        f"{a['rounds_shift']['mean']:+.2f}", a["verdict"]])
             first = False
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
-    fmt = lambda cells: "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    lines.append(fmt(head))
-    lines.append(fmt(["-" * w for w in widths]))
-    lines.extend(fmt(row) for row in rows)
+    return head, rows
+
+
+def notes_lines(result: dict) -> list[str]:
+    """What follows the table: moot and unread rulings, the first flipped games, how to read it."""
+    lines = []
     if result["moot"]:
         lines.append("Proved moot (no rule of the spec reads them; no resolution can change a game):")
         for r in result["moot"]:
@@ -174,41 +189,49 @@ def _e(x) -> str:
     return html.escape(str(x))
 
 
-def _interval_plot(rows: list[tuple[str, float, float, float]]) -> str:
-    """Horizontal intervals around zero, one row per label: no scripts, plain SVG."""
+def overview_svg(result: dict) -> str:
+    """For each ruling's other resolution: the share of games whose winner flips and of games that change at all."""
+    rows = [(f"{r['name']} = {a['value']}", a) for r in result["ranked"] for a in r["alternatives"]
+            if "failure" not in a]
     if not rows:
         return ""
-    span = max([1e-9] + [max(abs(lo), abs(hi), abs(m)) for _, m, lo, hi in rows])
-    w, left, right, rh = 560, 220, 20, 18
-    h = rh * len(rows) + 30
-    x = lambda v: left + (v + span) / (2 * span) * (w - left - right)  # noqa: E731
-    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' role='img'>",
-           f"<line x1='{x(0):.1f}' y1='0' x2='{x(0):.1f}' y2='{h - 20}' stroke='#999'/>",
-           f"<text x='{left}' y='{h - 5}' font-size='11'>{-span:+.2f}</text>",
-           f"<text x='{w - right - 40}' y='{h - 5}' font-size='11'>{span:+.2f}</text>"]
-    for k, (label, m, lo, hi) in enumerate(rows):
-        y = 10 + k * rh
-        colour = "#b00020" if lo > 0 or hi < 0 else "#555"
-        out.append(f"<text x='4' y='{y + 4}' font-size='12'>{_e(label)}</text>")
-        out.append(f"<line x1='{x(lo):.1f}' y1='{y}' x2='{x(hi):.1f}' y2='{y}' stroke='{colour}' stroke-width='3'/>")
-        out.append(f"<circle cx='{x(m):.1f}' cy='{y}' r='4' fill='{colour}'/>")
-    out.append("</svg>")
-    return "".join(out)
+    n = max(result["games"], 1)
+    svg = plots.hbar_chart([label for label, _ in rows],
+                           [("winner flips", plots.VERMILION, [100 * a["flip_share"] for _, a in rows]),
+                            ("game changes (course or result)", plots.BLUE,
+                             [100 * a["changed_games"] / n for _, a in rows])],
+                           title="What each other resolution does to the same games",
+                           x_title="share of all games played", x_unit="%")
+    return plots.figure(svg, f"Each bar is measured on the same {result['games']} seeds as the spec's own "
+                             "resolutions; the table below gives the 95% intervals.")
+
+
+def _table_html(result: dict) -> str:
+    head, rows = table_rows(result)
+    numeric = {0, 2, 3, 5, 6, 7}
+    out = ["<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td class='n'>{_e(c)}</td>" if i in numeric else f"<td>{_e(c)}</td>"
+                                    for i, c in enumerate(row)) + "</tr>")
+    return "".join(out) + "</table>"
 
 
 def rulings_html(result: dict) -> str:
     spec = result["spec"]
     title = spec["name"] + (f" draft {spec['draft']}" if spec["draft"] is not None else "")
     out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-           f"<title>Open rulings of {_e(title)}</title><style>body{{font-family:sans-serif;max-width:980px;margin:2em auto}}"
-           "td,th{padding:2px 8px;text-align:left}td.n{text-align:right}.flip{color:#b00020;font-weight:600}"
-           "pre{background:#f6f6f6;padding:6px}</style></head><body>",
+           f"<title>Open rulings of {_e(title)}</title><style>{plots.BASE_CSS}.flip{{color:#b00020;font-weight:600}}"
+           "</style></head><body>",
            f"<h1>Which open rulings matter: {_e(title)}, {result['players']} players</h1>",
            f"<p>{result['games']} games on seeds {result['seed']}…, bots {_e(', '.join(result['bots']))}. Each game "
            "that read a ruling was played again under every other resolution on the same seed (the same shuffles, "
            "rolls and bot choices wherever still legal). Plots: each seat's score shift and each scoring item's "
            "shift per player, mean and 95% interval; red where the interval leaves out zero.</p>",
-           "<pre>" + _e("\n".join(table_lines(result))) + "</pre>"]
+           (f"<p>The budget of {result['budget_steps']:,} engine steps allowed {result['games']} of the "
+            f"{result['games_asked']} games asked for; raise it with --budget.</p>"
+            if result["games"] < result["games_asked"] else ""),
+           overview_svg(result), _table_html(result),
+           "<pre class='wrap'>" + _e("\n".join(notes_lines(result))) + "</pre>"]
     for k, r in enumerate(result["ranked"], start=1):
         out.append(f"<h2>{k}. {_e(r['name'])} <small>({_e(r['kind'])}, now {_e(r['current'])})</small></h2>")
         out.append(f"<p>{_e(r['text'])}" + (f" <i>({_e(r['cite'])})</i>" if r["cite"] else "") + "</p>")
@@ -220,10 +243,14 @@ def rulings_html(result: dict) -> str:
             cls = " class='flip'" if a["flips"] else ""
             out.append(f"<h3>= {_e(a['value'])}: <span{cls}>{_e(a['verdict'])}</span>, winner flips in "
                        f"{_share(a['flip_share'], a['flip_interval'])}</h3>")
-            rows = [(f"score {p}", s["mean"], *s["interval"]) for p, s in a["score_shift"].items()]
-            rows += [(f"item {it}", s["mean"], *s["interval"]) for it, s in a["item_shift"].items()]
-            rows.append(("rounds", a["rounds_shift"]["mean"], *a["rounds_shift"]["interval"]))
-            out.append(_interval_plot(rows))
+            rows = [(f"score of {p}", s["mean"], *s["interval"]) for p, s in a["score_shift"].items()]
+            rows += [(f"item {it} (per player)", s["mean"], *s["interval"]) for it, s in a["item_shift"].items()]
+            rs = a["rounds_shift"]
+            out.append(plots.figure(
+                plots.interval_chart(rows, title=f"{r['name']} = {a['value']}: shift against {r['current']}",
+                                     x_title="mean shift per game, 95% interval", x_unit="points"),
+                f"Paired on the same {a['games']} seeds. Game length shifts by {rs['mean']:+.2f} rounds "
+                f"({rs['interval'][0]:+.2f} to {rs['interval'][1]:+.2f})."))
     if result["moot"]:
         out.append("<h2>Proved moot</h2><ul>" + "".join(f"<li>{_e(r['name'])}: {_e(r['moot_reason'])}</li>"
                                                        for r in result["moot"]) + "</ul>")

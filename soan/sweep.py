@@ -20,6 +20,7 @@ import itertools
 import sys
 
 from . import api, stats
+from .readable import spec_title
 
 
 def add_parser(sub, common=None) -> None:
@@ -164,7 +165,7 @@ def cmd_sweep(args, out, err) -> int:
                     "bots": args.bots, "cells": table})
         return EXIT_OK
     names = list(dict.fromkeys(k for row in table for k in row["settings"]))
-    t = Table(title=f"{spec.name} draft {spec.draft}: {args.games} games per cell from seed {args.seed}, "
+    t = Table(title=f"{spec_title(spec.name, spec.draft)}: {args.games} games per cell from seed {args.seed}, "
                     f"bots {args.bots}", title_justify="left", box=box.SIMPLE, pad_edge=False)
     t.add_column("players", justify="right")
     for k in names:  # a ruling's values are what the designer compares: never cut them

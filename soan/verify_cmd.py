@@ -13,7 +13,7 @@ from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.play import in_force
 
 from . import api
-from .files import OutputError, check_output_dir
+from .files import OutputError, check_output_dir, check_output_file, write_text
 
 from .cmdline import (DEFAULT_VERIFY_GAMES, EXIT_FINDINGS, EXIT_OK, FAIL_ON, PROPERTY_NAMES, VERDICT_STYLE,
                       UsageError, _emit_json, _NoStatus, _params, _players, _print_in_force,
@@ -40,6 +40,9 @@ def add_parser(sub, common) -> None:
     v.add_argument("--witness-dir", default="soan-witnesses", metavar="DIR",
                    help="where witness game logs are written (default soan-witnesses/)")
     v.add_argument("--json", action="store_true", help="machine-readable output (schema in docs/verify.md)")
+    v.add_argument("--html", metavar="FILE",
+                   help="also write a self-contained HTML page: the verdicts, score ranges proved against "
+                        "witnessed, and each witness's moves")
 
 
 def cmd_verify(args, out: Console, err: Console) -> int:
@@ -62,6 +65,8 @@ def cmd_verify(args, out: Console, err: Console) -> int:
                              f"did you mean '{near[0]}'?" if near else None)
     stem = Path(spec.path).stem
     check_output_dir(args.witness_dir, "--witness-dir")
+    if args.html:
+        check_output_file(args.html, "--html")
     wdir = Path(args.witness_dir) / f"{stem}-p{n}"
     from rich.status import Status
 
@@ -75,10 +80,14 @@ def cmd_verify(args, out: Console, err: Console) -> int:
     except OSError as e:
         raise OutputError(f"--witness-dir {args.witness_dir}: a witness could not be written: {e.strerror or e}") from None
     result["in_force"] = in_force(tables)
+    if args.html:
+        write_text(args.html, _html(spec, result), "--html")
     if args.json:
         _emit_json(result)
     else:
         _print_verify(spec, result, out, params)
+        if args.html:
+            out.print(f"HTML page written to {args.html}", markup=False)
     fail_on = set(args.fail_on) or {"problems", "unknown"}
     counts = {"problems": result["summary"]["problems"], "unknown": result["summary"]["unknown"],
               "witnessed": result["summary"]["witnessed"]}
@@ -111,3 +120,20 @@ def _print_verify(spec: ir.Spec, result: dict, out: Console, params: dict) -> No
     sm = result["summary"]
     out.print(f"\n{sm['proved']} proved, {sm['witnessed']} witnessed ({sm['problems']} problems), {sm['unknown']} unknown"
               + ("" if not sm["unknown"] else " — unknown is not a pass: raise --budget or read the details"))
+
+
+def _html(spec: ir.Spec, result: dict) -> str:
+    """The HTML page, with the score items' titles and every witness game's moves read from its log."""
+    import json
+
+    from .verify_report import game_moves, verify_html
+
+    games = {}
+    for f in result["findings"]:
+        if f["witness"] and f["witness"] not in games:
+            try:
+                games[f["witness"]] = game_moves(json.loads(Path(f["witness"]).read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                pass  # the page still names the log; its steps are only a convenience
+    titles = {s.name: s.title for s in spec.scores if s.title}
+    return verify_html(result, titles, games)

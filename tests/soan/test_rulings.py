@@ -134,7 +134,9 @@ def test_soan_rulings_prints_the_ranked_table_json_and_html(tmp_path, capsys):
     assert "six_is_zero" in out and "flips the winner" in out and "Proved moot" in out and "unused" in out
     assert out.index("six_is_zero") < out.index("cosmetic")
     html = page.read_text(encoding="utf-8")
-    assert html.startswith("<!doctype html>") and "<script" not in html and html.count("<svg") == 2
+    assert html.startswith("<!doctype html>") and "<script" not in html
+    # the overview of every other resolution, then one interval plot for each of the two rulings' other value
+    assert html.count("<svg") == 3 and "What each other resolution does to the same games" in html
     code = main(["rulings", str(path), "--games", "20", "--logs", str(tmp_path / "logs"), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["games"] == 20 and [r["name"] for r in data["moot"]] == ["unused"]
