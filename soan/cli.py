@@ -29,6 +29,7 @@ from soan.stats import pct
 
 from . import api
 from . import compile_cmd
+from . import play_cmd
 from . import record as record_cmd
 from . import rulings as rulings_cmd
 from . import sweep as sweep_cmd
@@ -182,6 +183,7 @@ def build_parser() -> _Parser:
     compile_cmd.add_parser(sub, common)
     sweep_cmd.add_parser(sub)
     rulings_cmd.add_parser(sub, common)
+    play_cmd.add_parser(sub, common)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -1058,7 +1060,7 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
             "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
-            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings}
+            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings, "play": play_cmd.cmd_play}
 
 
 if __name__ == "__main__":  # pragma: no cover
