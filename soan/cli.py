@@ -29,6 +29,8 @@ from soan.stats import pct
 
 from . import api
 from . import compile_cmd
+from . import completion as completion_cmd
+from . import init_cmd
 from . import play_cmd
 from . import record as record_cmd
 from . import rulings as rulings_cmd
@@ -184,6 +186,8 @@ def build_parser() -> _Parser:
     sweep_cmd.add_parser(sub)
     rulings_cmd.add_parser(sub, common)
     play_cmd.add_parser(sub, common)
+    init_cmd.add_parser(sub)
+    completion_cmd.add_parser(sub)
 
     t = sub.add_parser("test", allow_abbrev=False,
                        help="run the examples written in specs, and their playthroughs (tests/playthroughs/, next to the spec)")
@@ -1060,7 +1064,8 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
             "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
-            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings, "play": play_cmd.cmd_play}
+            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings, "play": play_cmd.cmd_play,
+            "init": init_cmd.cmd_init, "completion": completion_cmd.cmd_completion}
 
 
 if __name__ == "__main__":  # pragma: no cover
