@@ -33,6 +33,7 @@ from . import completion as completion_cmd
 from . import init_cmd
 from . import play_cmd
 from . import record as record_cmd
+from . import rulebook as rulebook_cmd
 from . import rulings as rulings_cmd
 from . import sweep as sweep_cmd
 from .console import PipeClosed, make_console, silence_stdout
@@ -187,6 +188,7 @@ def build_parser() -> _Parser:
     rulings_cmd.add_parser(sub, common)
     play_cmd.add_parser(sub, common)
     init_cmd.add_parser(sub)
+    rulebook_cmd.add_parser(sub, common)
     completion_cmd.add_parser(sub)
 
     t = sub.add_parser("test", allow_abbrev=False,
@@ -1065,7 +1067,7 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
             "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
             "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings, "play": play_cmd.cmd_play,
-            "init": init_cmd.cmd_init, "completion": completion_cmd.cmd_completion}
+            "init": init_cmd.cmd_init, "rulebook": rulebook_cmd.cmd_rulebook, "completion": completion_cmd.cmd_completion}
 
 
 if __name__ == "__main__":  # pragma: no cover
