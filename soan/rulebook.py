@@ -27,6 +27,7 @@ from .files import check_output_file, write_text
 DEFAULT_GAMES = 40  # a small study: enough to tell a ruling that flips winners often from one that never does
 DEFAULT_BUDGET = 120_000  # engine steps for the study, base games and replays together
 RULING, ASSUMED = "⚑", "◇"
+SECTION_WORDS = {"components", "setup", "play", "scoring", "the winner", "winner"}
 
 
 def add_parser(sub, common) -> None:
@@ -210,6 +211,11 @@ class Words:
                 return f"{head} {self._over(v, c, cond)}, ranked by {self._keys(keys)} ({tail})"
         return type(e).__name__  # a kind of expression this reader does not know yet: named, never a repr
 
+    def cond(self, e) -> str:
+        """A condition where a condition is expected ("if ...", "while ...", "where ..."): no "whether"."""
+        text = self.expr(e)
+        return text[len("whether "):] if text.startswith("whether ") else text
+
     def _attr(self, a: str) -> str:
         return {"seat": "seat number"}.get(a, a)
 
@@ -224,7 +230,7 @@ class Words:
 
     def _over(self, var: str, coll, where) -> str:
         text = f"{self.name(var)} in {self.expr(coll, 9)}"
-        return text + (f" where {self.expr(where)}" if where is not None else "")
+        return text + (f" where {self.cond(where)}" if where is not None else "")
 
     def _agg(self, f: str, var: str, coll, where, value) -> str:
         over = self._over(var, coll, where)
@@ -240,6 +246,9 @@ class Words:
                 return f"the smallest {v} for {over}"
             case "any":
                 return f"whether {v} for some {over}" if v else f"whether there is any {over}"
+            case "all" if v is None:
+                cond = f", {self.cond(where)}" if where is not None else " holds"
+                return f"whether, for every {self.name(var)} in {self.expr(coll, 9)}{cond}"
             case "all":
                 return f"whether {v} for every {over}"
             case "distinct":
@@ -350,13 +359,13 @@ class Words:
             case ir.Repeat(count=c, body=b):
                 return [Item(f"Repeat {w(c, 9)} times:", blk(b))]
             case ir.While(test=t, limit=lim, body=b):
-                return [Item(f"While {w(t)} (at most {w(lim)} times):", blk(b))]
+                return [Item(f"While {self.cond(t)} (at most {w(lim)} times):", blk(b))]
             case ir.Break():
                 return [Item("Stop repeating.")]
             case ir.If(branches=branches, orelse=orelse):
                 items = []
                 for k, (test, b) in enumerate(branches):
-                    items.append(Item(f"{'If' if k == 0 else 'Otherwise, if'} {w(test)}:", blk(b)))
+                    items.append(Item(f"{'If' if k == 0 else 'Otherwise, if'} {self.cond(test)}:", blk(b)))
                 if orelse is not None:
                     items.append(Item("Otherwise:", blk(orelse)))
                 return items
@@ -378,7 +387,7 @@ class Words:
             case ir.Phase(name=n, title=t, body=b):
                 return [Item(f"Phase {_titled(t, n)}:", blk(b))]
             case ir.Check(test=t, message=m):
-                return [Item(f"This must hold: {w(t)}" + (f" ({m})" if m else "") + ".")]
+                return [Item(f"This must hold: {self.cond(t)}" + (f" ({m})" if m else "") + ".")]
             case ir.Say(text=t):
                 return [Item(f"Announce: “{t}”.")]
         return [Item(type(s).__name__)]
@@ -396,17 +405,17 @@ class Words:
         passing = ""
         if c.pass_if is not None:
             passing = " They may pass" + ("" if isinstance(c.pass_if, ir.Bool) and c.pass_if.value
-                                          else f" if {w(c.pass_if)}") + "."
+                                          else f" if {self.cond(c.pass_if)}") + "."
         if c.options:
             kids = []
             for o in c.options:
-                when = f" (only if {w(o.when)})" if o.when is not None else ""
+                when = f" (only if {self.cond(o.when)})" if o.when is not None else ""
                 kids.append(Item(f"{_titled(o.title, o.name)}{when}:", self.block(o.body)))
             item = Item(f"{who} chooses one of these{prompt}:{passing}", kids)
         else:
             how = {None: "one", "up_to": f"up to {w(c.count_hi, 9)}", "exactly": f"exactly {w(c.count_hi, 9)}",
                    "between": f"between {w(c.count_lo, 9)} and {w(c.count_hi, 9)}"}[c.count_kind]
-            where = f" where {w(c.where)}" if c.where is not None else ""
+            where = f" where {self.cond(c.where)}" if c.where is not None else ""
             item = Item(f"{who} chooses {how} from {w(c.source, 9)}{where} (called {self.name(c.var)}){prompt}."
                         f"{passing} Then:", self.block(c.body))
         if c.orelse is not None:
@@ -555,18 +564,25 @@ class Rulebook:
 
     def components(self) -> None:
         s, w = self.spec, self.words
-        self.h(2, "1. Components")
+        first = min([*s.enums, *s.components], key=lambda d: (d.span.path != "", d.span.line), default=None)
+        self.h(2, "1. Components" + (self._draft_title(first) if first is not None else ""))
         if s.enums:
             self.p("Kinds of values:")
             self.steps([Item(f"{_titled(e.title, e.name)}: {', '.join(e.values)}.") for e in s.enums])
-        rows = []
+        rows, long_lists = [], []
         for cs in s.card_sets:
             comp = s.component(cs.kind)
+            cards = self._card_rows(cs)
+            if len(cards) > 3:
+                long_lists.append(Item(f"The {_titled(comp.title if comp else None, cs.kind)} cards:",
+                                       [Item(c) for c in cards]))
             rows.append([_titled(comp.title if comp else None, cs.kind), self._count(cs),
-                         cs.zone + (" (one set per player)" if cs.per_player else ""), self._card_rows(cs, comp)])
+                         cs.zone + (" (one set per player)" if cs.per_player else ""),
+                         "; ".join(cards) if len(cards) <= 3 else f"{len(cards)} lines, listed below"])
         if rows:
             self.p("Cards and pieces, and where each starts:")
             self.blocks.append(("table", ["component", "how many", "starts in", "each card"], rows))
+            self.steps(long_lists, numbered=False)
         for c in s.components:
             fields = []
             for f in c.fields:
@@ -638,7 +654,7 @@ class Rulebook:
             return f"by the card table in use ({ASSUMED}{cs.assumed})"
         return f"{total}" + (" per player" if cs.per_player else "")
 
-    def _card_rows(self, cs: ir.CardSet, comp) -> str:
+    def _card_rows(self, cs: ir.CardSet) -> list[str]:
         parts = []
         for row in cs.rows:
             bits = [f"each {f}" for f in row.each] + [f"{n} = {self.words.expr(v)}" for n, v in row.fixed]
@@ -646,7 +662,7 @@ class Rulebook:
             if row.when is not None:
                 text += f" (when {ASSUMED}{cs.assumed} is {row.when})"
             parts.append(text)
-        return "; ".join(parts)
+        return parts
 
     def setup(self) -> None:
         if self.spec.setup is None:
@@ -658,7 +674,11 @@ class Rulebook:
         self._also("setup")
 
     def _draft_title(self, node) -> str:
-        titles = self._comment_titles(node)
+        """The draft's name for a part, from the spec's heading comment or (for a part that is one phase) the
+        phase's title: '2. Setup (■ X)'."""
+        titles = [t for t in self._comment_titles(node) if t.strip().lower() not in SECTION_WORDS][:1]
+        if not titles and isinstance(node, ir.Block) and len(node.stmts) == 1 and isinstance(node.stmts[0], ir.Phase):
+            titles = [node.stmts[0].title] if node.stmts[0].title else []
         return f" ({titles[0]})" if titles else ""
 
     def _comment_titles(self, node) -> list[str]:
@@ -735,7 +755,7 @@ class Rulebook:
         if self.spec.rounds is not None and self.spec.rounds.count is not None:
             self.p(f"The game ends after round {w.expr(self.spec.rounds.count)} and the scoring"
                    " (or at once where a rule says so).")
-        who = f"{w.name(wn.var)} in {w.expr(wn.coll, 9)}" + (f" where {w.expr(wn.where)}" if wn.where else "")
+        who = f"{w.name(wn.var)} in {w.expr(wn.coll, 9)}" + (f" where {w.cond(wn.where)}" if wn.where else "")
         fallback = {"draw": "the game is a draw between them", "shared": "they share the win",
                     "stable": "the first of them in seat order wins"}[wn.fallback]
         self.p(f"The winner is found among {who}, by:")
