@@ -244,7 +244,10 @@ class Session:
             out.print(f"\n── P{p + 1}'s turn: pass the keyboard to P{p + 1} and press Enter ──", markup=False)
             if self._line(f"P{p + 1}, press Enter > ") is None:
                 raise _Quit()
-            out.print("\n" * 3, markup=False)  # push the last seat's table up and out of sight
+            if out.is_terminal:
+                out.clear()  # the last seat's table must not stay on the screen for the next person
+            else:
+                out.print("", markup=False)
         self.last_seat = p
         self.seen[p] = min(self.seen[p], len(st.events))  # after an undo, the account starts again earlier
         news = self.account(st, [p], self.seen[p], len(st.events))
