@@ -97,7 +97,7 @@ def cmd_play(args, out, err) -> int:
     save = args.save or args.resume or f"soan-play-{Path(spec.path).stem}-s{seed}.json"
     check_output_file(save, "--save")
     tables = api.tables(spec, n, params)
-    session = Session(tables, seed, names, seats, out, script)
+    session = Session(tables, seed, names, seats, out, script, save)
     out.print(f"{spec.name}" + (f", draft {spec.draft}" if spec.draft is not None else "")
               + f": {n} players, seed {seed}; you play " + ", ".join(f"P{i + 1}" for i in seats)
               + ("" if len(seats) == n else "; bots: " + ", ".join(f"P{i + 1} {b}" for i, b in enumerate(names)
@@ -110,7 +110,7 @@ def cmd_play(args, out, err) -> int:
     except ScriptMismatch as e:
         raise UsageError(f"{args.resume} does not continue on {args.spec}: {e}",
                          "resume with the spec the game was played on") from None
-    write_text(save, json.dumps(log, ensure_ascii=False, sort_keys=True, indent=1) + "\n", "--save")
+    write_text(save, _log_text(log), "--save")
     if log["result"] is None:
         out.print(f"\nThe game so far ({len(log['steps'])} steps) is saved to {save}.  It is unfinished: "
                   f"soan replay checks finished games only.  Continue it with: soan play {args.spec} --resume {save}",
@@ -122,6 +122,10 @@ def cmd_play(args, out, err) -> int:
     _print_result(GameRecord(log, state), tables, out)
     out.print(f"game log written to {save} (replay it with: soan replay {save})", markup=False)
     return EXIT_OK
+
+
+def _log_text(log: dict) -> str:
+    return json.dumps(log, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
 
 def _saved_game(path: str, spec, UsageError) -> dict:
@@ -159,8 +163,10 @@ class Session:
     """One game at the terminal.  `answers` holds each person's answer in order; the game is played again
     from the start with them whenever it must go back (undo)."""
 
-    def __init__(self, tables, seed: int, names: list[str], seats: list[int], out, script: list[dict]):
-        self.t, self.seed, self.names, self.seats, self.out = tables, seed, names, seats, out
+    def __init__(self, tables, seed: int, names: list[str], seats: list[int], out, script: list[dict],
+                 save: str | None = None):
+        self.t, self.seed, self.names, self.seats, self.out, self.save = tables, seed, names, seats, out, save
+        self.steps: list[dict] = []
         self.script = list(script)  # a resumed game's logged moves of the people's seats, in order
         self.answers: list[int] = []
         self.asked = 0
@@ -178,7 +184,7 @@ class Session:
     def play(self) -> tuple[dict, State]:
         """Play to the end or to quit; the log (result None if unfinished) and the last state."""
         while True:
-            steps: list[dict] = []
+            steps = self.steps = []
             streams = Streams(self.seed)
             bots = bot_chooser(self.seed, self.names, streams)
             self.asked = 0
@@ -240,6 +246,8 @@ class Session:
 
     def ask(self, st: State, p: int, moves) -> int:
         out = self.out
+        if self.save:  # saved before every question, so Ctrl-C or a closed terminal loses nothing
+            write_text(self.save, _log_text(game_log(self.t, self.seed, self.names, self.steps, st)), "--save")
         if len(self.seats) > 1 and p != self.last_seat:
             out.print(f"\n── P{p + 1}'s turn: pass the keyboard to P{p + 1} and press Enter ──", markup=False)
             if self._line(f"P{p + 1}, press Enter > ") is None:
@@ -290,7 +298,10 @@ class Session:
     def _line(self, prompt: str) -> str | None:
         self.out.print(prompt, end="", markup=False)
         self.out.file.flush()
-        line = sys.stdin.readline()
+        try:
+            line = sys.stdin.readline()
+        except (OSError, ValueError):  # no input to read from (closed, or not readable): as at its end
+            line = ""
         if not line:
             self.out.print("", markup=False)
             return None

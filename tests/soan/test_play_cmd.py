@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -9,6 +10,7 @@ import re
 import select
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -23,6 +25,13 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 OUTER_LIMIT = 300  # seconds: only so that a hung game fails the test instead of hanging it
 
 
+def _own_terminal() -> None:
+    """In the child: a session of its own with the pseudo-terminal as its controlling terminal, as a shell gives
+    a command, so Ctrl-C typed at the terminal interrupts it."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """`soan ARGS` running in a pseudo-terminal: read up to each prompt, answer it."""
 
@@ -30,7 +39,7 @@ class Terminal:
         self.master, slave = os.openpty()
         env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
         self.proc = subprocess.Popen([sys.executable, "-m", "soan", *map(str, args)], stdin=slave, stdout=slave,
-                                     stderr=slave, cwd=cwd, env=env, close_fds=True)
+                                     stderr=slave, cwd=cwd, env=env, close_fds=True, preexec_fn=_own_terminal)
         os.close(slave)
         self.seen = ""
         self.deadline = time.monotonic() + OUTER_LIMIT
@@ -171,3 +180,19 @@ def test_bad_command_lines_are_plain_errors(capsys, monkeypatch, args, message):
     """A seat outside the game, bots with no seat left for them, or an unknown bot: exit 2 with a message."""
     code, out, err = _play(capsys, monkeypatch, "", "--players", 3, *args)
     assert code == 2 and message in flat(err)
+
+
+def test_ctrl_c_loses_nothing_the_game_so_far_is_saved_before_each_decision(tmp_path):
+    """Ctrl-C at a prompt in a pseudo-terminal ends soan play (exit 130), and the game up to that decision is
+    in the save file, ready for --resume."""
+    save = tmp_path / "g.json"
+    term = Terminal("play", KITANO, "--players", 3, "--save", save, cwd=tmp_path)
+    term.read_until_prompt()
+    term.send("1")
+    term.read_until_prompt()
+    os.write(term.master, b"\x03")
+    while term.read_until_prompt() is not None:
+        pass
+    assert term.close() == 130
+    log = json.loads(save.read_text(encoding="utf-8"))
+    assert log["result"] is None and [s["move"] for s in log["steps"] if s.get("player") == 1] == ["nothing"]
