@@ -558,6 +558,7 @@ class Rulebook:
         self.winner()
         self.terms()
         self.questions()
+        self.examples()
         self.assumption_index()
         self.rulings_appendix()
         return self.blocks
@@ -590,7 +591,7 @@ class Rulebook:
                     else f"{f.name}: one of the {f.domain.name} values ({self._domain(f.domain)})"
                 if f.is_state:
                     text += ", changes in play" + (f", starting at {w.expr(f.default)}" if f.default is not None else "")
-                elif f.default is not None:
+                elif f.default is not None and not (isinstance(f.domain, ir.IntDomain) and f.domain.lo == f.domain.hi):
                     text += f", {w.expr(f.default)} unless the card list says otherwise"
                 fields.append(Item(text))
             self.steps([Item(f"Each {_titled(c.title, c.name)} has:", fields)], numbered=False)
@@ -781,6 +782,13 @@ class Rulebook:
         self.steps([Item(f"{q.text or q.name} ({q.kind} {self.words.expr(q.expr)}"
                          + (", at the end of a game" if q.at_end else "") + f"; soan prove {Path(self.spec.path).name})")
                     for q in self.spec.questions])
+
+    def examples(self) -> None:
+        if not self.spec.examples:
+            return
+        self.h(2, "9. Worked examples")
+        self.p(f"Cases the spec plays through and checks (soan test {Path(self.spec.path).name}):")
+        self.steps([Item(ex.name) for ex in self.spec.examples], numbered=False)
 
     def assumption_index(self) -> None:
         s = self.spec

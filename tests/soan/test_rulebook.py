@@ -57,6 +57,7 @@ def test_every_kitano_declaration_appears_in_its_rulebook(capsys, tmp_path):
     names += [p.name for p in spec.procedures] + [d.name for d in spec.defs]
     names += [v for e in spec.enums for v in e.values] + [e.title for e in spec.enums if e.title]
     names += [v.name for v in spec.vars] + [q.text for q in spec.questions if q.text]
+    names += [ex.name for ex in spec.examples]
     missing = [n for n in names if n not in text]
     assert not missing
     for r in spec.rulings:
