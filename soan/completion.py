@@ -12,6 +12,7 @@ helper `soan completion --rulings SPEC` / `--options SPEC`.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 SHELLS = ("bash", "zsh", "fish")
@@ -109,6 +110,12 @@ def _files_of(cmd: Command) -> str:
     if cmd.name == "test":
         return "*.@(soan|playthrough)"
     return "*.soan"
+
+
+def _short(help: str) -> str:
+    """An option's help cut to its first clause, for the one line a shell shows beside it."""
+    text = re.split(r"[;(]|, or ", help)[0].strip().rstrip(",:")
+    return text if len(text) <= 70 else text[:69].rsplit(" ", 1)[0] + "…"
 
 
 # ---- bash -----------------------------------------------------------------------------------------
@@ -243,7 +250,7 @@ def zsh_script(cmds: list[Command]) -> str:
                 else:
                     action = ":value: "
             repeat = "*" if first in ("--rule", "--option", "--seat", "--only", "--fail-on") else ""
-            specs.append(f"'{repeat}{excl}{names}[{_zq(help.split(';')[0][:70])}]{action}'")
+            specs.append(f"'{repeat}{excl}{names}[{_zq(_short(help))}]{action}'")
         if c.name == "completion":
             specs.append(f"'1:shell:({' '.join(SHELLS)})'")
         elif c.positional:
@@ -335,7 +342,7 @@ def fish_script(cmds: list[Command]) -> str:
                     extra = " -r -F"
                 else:
                     extra = " -x"
-            lines.append(f"complete -c soan -n '{when}' {flags}{extra} -d '{_fq(help.split(';')[0][:70])}'")
+            lines.append(f"complete -c soan -n '{when}' {flags}{extra} -d '{_fq(_short(help))}'")
         if c.name == "completion":
             lines.append(f"complete -c soan -n '{when}' -a '{' '.join(SHELLS)}'")
         elif c.positional:

@@ -113,3 +113,33 @@ def test_completion_without_a_shell_is_a_plain_error(capsys):
     """`soan completion` alone says which shells it knows (exit 2)."""
     code, _, err = soan(capsys, "completion")
     assert code == 2 and "bash, zsh or fish" in err
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+def test_fish_completes_commands_and_rulings(capsys, tmp_path):
+    """Loaded into fish, the script completes commands and, after --rule, the spec's rulings with values."""
+    script = tmp_path / "soan.fish"
+    code, out, _ = soan(capsys, "completion", "fish")
+    script.write_text(out, encoding="utf-8")
+    shim = f"function soan; {sys.executable} -m soan $argv; end; source {script}; "
+
+    def complete(line: str) -> list[str]:
+        done = subprocess.run(["fish", "-c", shim + f"complete -C '{line}'"], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        return [ln.split("\t")[0] for ln in done.stdout.splitlines()]
+
+    assert {"run", "rulings", "rulebook"} <= set(complete("soan ru"))
+    assert "pardon_threshold=3" in complete(f"soan run {KITANO} --rule pard")
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_zsh_script_registers_with_compinit(capsys, tmp_path):
+    """Sourced after compinit, the zsh script registers _soan for soan."""
+    script = tmp_path / "_soan"
+    code, out, _ = soan(capsys, "completion", "zsh")
+    script.write_text(out, encoding="utf-8")
+    done = subprocess.run(["zsh", "-f", "-c", f"autoload -U compinit; compinit -u -D; source {script}; "
+                                               "print -r -- $_comps[soan]"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "_soan", done.stderr
