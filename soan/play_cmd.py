@@ -346,7 +346,7 @@ class Session:
             label = t.zone_label(slot)
             if label not in v["zones"]:
                 continue
-            cards = v["zones"][label]
+            cards = [_card_shown(st, cid, p) for cid in st.zones[slot]]
             if owner is None:
                 shared.append(f"  {_titled(z.name, z.title)}: {_cards_text(cards, z.order)}")
             elif owner.i == p:
@@ -371,6 +371,18 @@ class Session:
             self.out.print("\nTo the end of the game:", markup=False)
             for line in lines:
                 self.out.print(line, markup=False)
+
+
+def _card_shown(st: State, cid: int, p: int) -> str:
+    """A card as seat `p` sees it (as in the view: '?' where it cannot), a die's face always shown: the view
+    leaves out states at their starting value, and a die showing 1 would look as if it showed nothing."""
+    if not st.viewers(cid) & (1 << p):
+        return "?"
+    text = st.card_text(cid)
+    if "face" in st.t.kind_states[st.t.kind[cid]] and "face=" not in text:
+        face = f"face={st.cs['face'][cid]}"
+        text = text[:-1] + f", {face}]" if text.endswith("]") else f"{text} [{face}]"
+    return text
 
 
 def _titled(name: str, title: str | None) -> str:
