@@ -388,8 +388,8 @@ class Words:
                 return [Item(f"Phase {_titled(t, n)}:", blk(b))]
             case ir.Check(test=t, message=m):
                 return [Item(f"This must hold: {self.cond(t)}" + (f" ({m})" if m else "") + ".")]
-            case ir.Say(text=t):
-                return [Item(f"Announce: “{t}”.")]
+            case ir.Say(text=t):  # {name} in the text is the value of name when it is said
+                return [Item(f"Announce: “{re.sub(r'[{]([^{}]*)[}]', lambda m: m.group(1), t)}”.")]
         return [Item(type(s).__name__)]
 
     def _where(self, top) -> str:
