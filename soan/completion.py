@@ -15,6 +15,8 @@ import argparse
 import re
 import sys
 
+from .cmdline import EXIT_OK, PROPERTY_NAMES, UsageError
+
 SHELLS = ("bash", "zsh", "fish")
 FILE_OPTIONS = {"--log", "--html", "--md", "--save", "--resume", "--out", "--spec", "--witness-dir", "--logs", "--dir"}
 DIR_OPTIONS = {"--witness-dir", "--logs", "--dir"}
@@ -31,8 +33,6 @@ def add_parser(sub, common=None) -> None:
 
 
 def cmd_completion(args, out, err) -> int:
-    from .cli import EXIT_OK, UsageError
-
     if args.rulings or args.options:
         sys.stdout.write("".join(f"{w}\n" for w in spec_words(args.rulings or args.options, bool(args.rulings))))
         return EXIT_OK
@@ -208,8 +208,6 @@ complete -F _soan soan
 
 
 def _property_names() -> list[str]:
-    from .cli import PROPERTY_NAMES
-
     return list(PROPERTY_NAMES)
 
 

@@ -7,6 +7,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from .cmdline import EXIT_OK, UsageError
 from .files import OutputError
 
 
@@ -27,8 +28,6 @@ def title_from(name: str) -> str:
 
 
 def cmd_init(args, out, err) -> int:
-    from .cli import EXIT_OK, UsageError
-
     name = args.name.strip()
     if name.endswith(".soan"):
         name = name[: -len(".soan")]

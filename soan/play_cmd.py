@@ -27,7 +27,9 @@ from soan.interpreter.state import PASS, State
 from soan.interpreter.streams import Streams
 
 from . import api
+from .cmdline import EXIT_OK, UsageError, _bots, _params, _players, _runtime_error
 from .files import check_output_file, write_text
+from .run_cmd import _print_result
 
 HUMAN = "human"  # the name a person's seat has in the log's list of bots
 HELP = """Type a move's number (or its text exactly) to take it.  Commands:
@@ -62,8 +64,6 @@ class _Quit(Exception):
 
 
 def cmd_play(args, out, err) -> int:
-    from .cli import EXIT_OK, UsageError, _bots, _params, _players, _print_result, _runtime_error
-
     spec = api.load(args.spec)
     script: list[dict] = []
     if args.resume:

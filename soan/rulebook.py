@@ -22,6 +22,7 @@ from soan import api
 from soan.dsl import ir
 from soan.dsl.analysis import _domain_size, parameter_uses
 
+from .cmdline import EXIT_OK, UsageError, _params, _players, _runtime_error
 from .files import check_output_file, write_text
 
 DEFAULT_GAMES = 40  # a small study: enough to tell a ruling that flips winners often from one that never does
@@ -45,7 +46,6 @@ def add_parser(sub, common) -> None:
 
 
 def cmd_rulebook(args, out, err) -> int:
-    from .cli import EXIT_OK, UsageError, _params, _players, _runtime_error
     from soan.dsl.errors import SpecRuntimeError
 
     spec = api.load(args.spec)

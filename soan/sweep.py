@@ -22,7 +22,7 @@ import sys
 from . import api
 
 
-def add_parser(sub) -> None:
+def add_parser(sub, common=None) -> None:
     s = sub.add_parser("sweep", allow_abbrev=False,
                        help="simulate a grid of player counts and ruling values; one comparison table")
     s.add_argument("spec", metavar="SPEC", help="a .soan spec file")

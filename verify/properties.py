@@ -24,10 +24,12 @@ from soan.interpreter.runtime import Tables
 from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
-from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
-                     observe, search)
+from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
+                     more_games, observe, pile_drawn, search, tokens_out)
 
 SCHEMA_VERSION = 1
+# steered games per push when the budget is seconds (with --games N: N / 40, at least 2)
+DIRECTED_GAMES = 3
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -153,7 +155,8 @@ class Verifier:
             proof = next((p for p in proofs if p.status != "proved"), proofs[0])
             w = self._short_supply(name)
             if w is None and proof.status != "proved":  # push games towards taking every token out
-                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1)
+                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
+                           steer=tokens_out(name, supply))
                 w = self._short_supply(name)
             depends = [tok.short_ruling] if tok.when_short == "ruling" else []
             if proof.status == "proved":
@@ -187,6 +190,11 @@ class Verifier:
             where = f"draws from {name}"
             ws = [self.s.marks[k] for k in {("short_draw", s.node.span.site) for _, s in sites} if k in self.s.marks]
             why = self._pile_never_short(name, sites)
+            short_keys = {("short_draw", s.node.span.site) for _, s in sites}
+            steer = pile_drawn(self.t, name, {s.node.span.site for _, s in sites})
+            if why is None and not ws and steer is not None:  # push games towards emptying the pile
+                self._push(f"emptying {name}", lambda rec: (steer(rec.state), 0), goal=1000, steer=steer)
+                ws = [self.s.marks[k] for k in short_keys if k in self.s.marks]
             if why is not None:
                 out.append(Finding("supplies", where, "proved", f"a draw from {name} never finds it short", why))
             elif ws:
@@ -206,11 +214,23 @@ class Verifier:
     def _short_supply(self, name: str) -> Witness | None:
         return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
 
-    def _push(self, what: str, value, goal: int) -> None:
-        """A directed search: climb from the games seen towards a higher `value(record)`
-        (stopping at `goal` in its first part), every game it plays observed like the others."""
+    def _push(self, what: str, value, goal: int, steer=None) -> None:
+        """A directed search: games whose every decision is steered by `steer(state)`
+        (see search.directed_games), then a climb from them and the games seen towards
+        a higher `value(record)` (stopping at `goal` in its first part), every game
+        it plays observed like the others."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
+        if steer is not None:
+            self.progress(f"steering games towards {what}")
+            games = DIRECTED_GAMES if self.max_games is None else max(2, self.max_games // 40) if self.max_games else 0
+            if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
+                games, self.s.cut_short = 0, True
+            directed = directed_games(self.t, steer, self.seed, games,
+                                      on_game=lambda rec: observe(self.s, rec, self.t))
+            if value is not None and goal is not None and any(value(r)[0] >= goal for r in directed):
+                return
+            starts = directed + starts
         if not starts:
             return
         if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit
@@ -446,9 +466,16 @@ class Verifier:
             path, moves = self._witness(seen_hi[1], f"best-{subject}")
         if lo.status == hi.status == "proved":
             gap = None if seen_hi is None else hi.value - seen_hi[0]
+            bounds["fit"] = fit = _fit(lo.value, hi.value, None if seen_lo is None else seen_lo[0],
+                                       None if seen_hi is None else seen_hi[0])
             detail = (f"proved {lo.value}..{hi.value} ({self._abstraction()}); "
                       f"witnessed {bounds['witnessed'][0]}..{bounds['witnessed'][1]}"
-                      + ("" if gap is None else f"; gap to the proved maximum: {gap}"))
+                      + ("" if gap is None else f"; gap to the proved maximum: {gap}")
+                      + f"; {FIT_WORDS[fit]}")
+            if fit == "loose" and subject.startswith("item "):
+                why = self.b.loosest_awards(subject[len("item "):])
+                if why:
+                    detail += "; what keeps it loose: " + "; ".join(why)
             return Finding("score", subject, "proved", f"a player's {subject} score lies in {lo.value}..{hi.value}",
                            detail, bounds=bounds, witness=path, moves=[], depends_on=depends)
         return Finding("score", subject, "unknown", f"a player's {subject} score is bounded",
@@ -674,10 +701,25 @@ def _draw_fits(b: Bounds, site) -> str | None:
         return None
     for g in site.guards:
         for c in _conjuncts(g):
+            if _at_least_the_count(c, d.source, d.count):
+                return f"the draw at line {line} takes at most what the test or `min` at line {g.span.line} left in the pile"
             at_least = _count_at_least(b, site, c, d.source)
             if at_least is not None and at_least >= need[1]:
                 return f"the draw at line {line} runs only when the test at line {g.span.line} holds"
     return None
+
+
+def _at_least_the_count(c, source, count) -> bool:
+    """Whether the condition `c` says the pile holds at least `count` cards, `count`
+    being a local (`count(pile) >= k` from `let k = min(n, count(pile))`, or a loop's test)."""
+    if not isinstance(count, ir.Local):
+        return False
+    match c:
+        case ir.BinOp(op=">=", left=l, right=ir.Local(name=k)) if _counts(l, source):
+            return k == count.name
+        case ir.BinOp(op="<=", left=ir.Local(name=k), right=r) if _counts(r, source):
+            return k == count.name
+    return False
 
 
 def _counts(e, source) -> bool:
@@ -748,6 +790,27 @@ def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:
     """Across the setup's branches: the largest maximum (or smallest minimum), proved only if every branch is."""
     bad = next((b for b in bounds if b.status != "proved"), None)
     return bad if bad is not None else solver.Bound("proved", pick(b.value for b in bounds))
+
+
+FIT_WORDS = {"tight": "tight (games reach the proved range's ends)",
+             "within 2x": "within 2x of the best game seen",
+             "loose": "loose (more than 2x the best game seen)",
+             "unseen": "no game seen to compare"}
+
+
+def _fit(proved_min: int, proved_max: int, seen_min: int | None, seen_max: int | None) -> str:
+    """How close a proved range is to the games seen, end by end (the most above 0 and
+    the least below 0): tight, within 2x, or loose; the worse end decides."""
+    if seen_min is None or seen_max is None:
+        return "unseen"
+    ends = [(proved_max, seen_max)] if proved_max > 0 or proved_min >= 0 else []
+    ends += [(-proved_min, -seen_min)] if proved_min < 0 else []
+    order = ["tight", "within 2x", "loose"]
+    worst = "tight"
+    for proved, seen in ends:
+        fit = "tight" if proved == seen else "within 2x" if seen > 0 and proved <= 2 * seen else "loose"
+        worst = max(worst, fit, key=order.index)
+    return worst
 
 
 def _supply_pressure(token: str, supply: int):
