@@ -370,8 +370,8 @@ class Words:
                     items.append(Item("Otherwise:", blk(orelse)))
                 return items
             case ir.Do(proc=p, args=args):
-                call = p + ("(" + ", ".join(w(x) for x in args) + ")" if args else "")
-                return [Item(f"Carry out *{call}* (see Actions).")]
+                call = f"*{p}*" + ("(" + ", ".join(w(x) for x in args) + ")" if args else "")
+                return [Item(f"Carry out {call} (see Actions).")]
             case ir.Award(amount=a, player=p, item=it):
                 return [Item(f"{w(p)} scores {w(a)} for {self.items.get(it, it)}.")]
             case ir.Give(amount=a, token=t, player=p):
