@@ -24,7 +24,8 @@ REPRS = re.compile(r"\{'|\[None|\bNone\b|object at 0x|\b(Local|Symbol|Attr|BinOp
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.name)
 def test_every_shipped_spec_renders_without_reprs(capsys, tmp_path, path):
-    """Every shipped spec renders to Markdown and HTML; no Python repr or unknown node name shows anywhere."""
+    """Every shipped spec renders to Markdown and HTML; no Python repr or unknown node name shows anywhere, and
+    every italic name is closed on its line."""
     md, page = tmp_path / "r.md", tmp_path / "r.html"
     code, out, err = soan(capsys, "rulebook", path, "--games", 0, "--md", md)
     assert code == 0, err
@@ -33,6 +34,9 @@ def test_every_shipped_spec_renders_without_reprs(capsys, tmp_path, path):
     text = md.read_text(encoding="utf-8")
     for n, line in enumerate(text.splitlines(), 1):
         assert not REPRS.search(line), f"{path.name} line {n}: {line}"
+        assert line.replace("**", "").count("*") % 2 == 0, f"{path.name} line {n}: unbalanced italics: {line}"
+    for name in re.findall(r"<i>(.*?)</i>", page.read_text(encoding="utf-8")):
+        assert re.fullmatch(r"\w+(\([\w, ]*\))?", name), f"{path.name}: an italic span that is not a name: {name}"
     for heading in ("## 1. Components", "## 6. End of the game and the winner"):
         assert heading in text
 
