@@ -127,8 +127,6 @@ class Words:
         self.kinds = {"ruling": {r.name for r in spec.rulings}, "assume": {a.name for a in spec.assumptions},
                       "option": {o.name for o in spec.options}}
         self.items = {s.name: s.title or s.name for s in spec.scores}
-        self.player_zones = {z.name for z in spec.zones if z.per_player}
-        self.defs = {d.name for d in spec.defs}
 
     def name(self, n: str) -> str:
         return ir.shown(n)
