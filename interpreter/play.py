@@ -82,8 +82,15 @@ def bot_names(spec_text: str | None, n: int) -> list[str]:
 def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
               on_step: Callable[[State], None] | None = None) -> GameRecord:
     """Play one game with bots.  `on_step` (for tests) is called on every state reached."""
-    players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
     streams = Streams(seed)
+    return record_game(tables, seed, bot_chooser(seed, bots, streams), list(bots), narrate, on_step, streams=streams)
+
+
+def bot_chooser(seed: int, bots: list[str], streams: Streams) -> Callable[[State, int, list], int]:
+    """The `choose` of record_game for seats played by bots (`bots[seat]` a bot's name; a seat whose name is
+    no bot's is never asked): each decision drawn from its own stream of `streams`."""
+    players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) if name in BOTS else None
+               for seat, name in enumerate(bots)]
 
     def choose(st: State, p: int, moves) -> int:
         if len(moves) < 2:
@@ -93,22 +100,23 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
                         (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, rng)
         return players[p].choose(info)
 
-    return record_game(tables, seed, choose, list(bots), narrate, on_step, streams=streams)
+    return choose
 
 
 def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], int], bots: list[str],
                 narrate: bool = False, on_step: Callable[[State], None] | None = None,
                 chance: Callable[[State, random.Random], object] | None = None,
-                streams: Streams | None = None) -> GameRecord:
+                streams: Streams | None = None, steps: list[dict] | None = None) -> GameRecord:
     """Play one game to its end, chance drawn from `seed` and each decision
     taken by `choose(state, player, moves) -> index`, and log every step.
     `chance(state, rng) -> outcome` (for search) picks chance outcomes instead;
     any outcome it gives is one the game could have drawn; without it chance
-    comes from the per-purpose streams of `seed`."""
+    comes from the per-purpose streams of `seed`.  `steps`, if given, is the list the steps are logged in,
+    so a caller whose `choose` stops the game early (a person who quits) keeps the game so far."""
     chance_rng = random.Random(f"soan/{seed}/chance")
     streams = streams or Streams(seed)
     st = State(tables, narrate=narrate).start()
-    steps: list[dict] = []
+    steps = [] if steps is None else steps
     if on_step:
         on_step(st)
     while not st.is_terminal():
@@ -131,7 +139,12 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
             steps.append({"player": p + 1, "move": label, "index": i})
         if on_step:
             on_step(st)
-    log = {
+    return GameRecord(game_log(tables, seed, bots, steps, st), st)
+
+
+def game_log(tables: Tables, seed: int, bots: list[str], steps: list[dict], st: State) -> dict:
+    """The log of a game played to `st` in `steps`; its result is None while the game is unfinished."""
+    return {
         "soan_log": LOG_FORMAT,
         "spec": {"name": tables.spec.name, "draft": tables.spec.draft, "path": tables.spec.path,
                  "sha256": _tables_digest(tables)},
@@ -144,7 +157,6 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
         "consulted_rulings": sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling"),
         "in_force": in_force(tables),
     }
-    return GameRecord(log, st)
 
 
 def in_force(tables: Tables) -> dict:

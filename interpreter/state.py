@@ -388,6 +388,15 @@ class State:
             extras.append("face down")
         return text + (" [" + ", ".join(extras) + "]" if extras else "")
 
+    def shown_value(self, value, player: int) -> str:
+        """A variable's value as `player` may see it: a card by its text where they can see the card, else "?"
+        (a card's number would tell which card it is)."""
+        if type(value) is CardRef:
+            return self.card_text(value.id) if self.viewers(value.id) & (1 << player) else "?"
+        if type(value) is tuple and any(type(v) is CardRef for v in value):
+            return "[" + ", ".join(self.shown_value(v, player) for v in value) + "]"
+        return fmt(value)
+
     def view(self, player: int) -> dict:
         """What `player` may see: cards they can see by name, the rest as counts."""
         t = self.t
@@ -402,9 +411,9 @@ class State:
             "player": f"P{player + 1}",
             "round": self.round,
             "zones": zones,
-            "players": {f"P{i + 1}": {**{k: fmt(v[i]) for k, v in self.pv.items()}, "vp": self.total_vp(i),
-                                      "eliminated": self.elim[i]} for i in range(t.n)},
-            "globals": {k: fmt(v) for k, v in self.gv.items()},
+            "players": {f"P{i + 1}": {**{k: self.shown_value(v[i], player) for k, v in self.pv.items()},
+                                      "vp": self.total_vp(i), "eliminated": self.elim[i]} for i in range(t.n)},
+            "globals": {k: self.shown_value(v, player) for k, v in self.gv.items()},
             "supply": dict(self.supply),
         }
         if isinstance(self.pending, Decision) and self.pending.player == player:

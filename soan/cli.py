@@ -20,7 +20,10 @@ from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
 
 from . import api
 from . import check_cmd, compile_cmd, diff_cmd, lsp_cmd, prove_cmd, replay_cmd, run_cmd, simulate_cmd, test_cmd, verify_cmd
+from . import completion as completion_cmd
+from . import init_cmd, play_cmd
 from . import record as record_cmd
+from . import rulebook as rulebook_cmd
 from . import rulings as rulings_cmd
 from . import sweep as sweep_cmd
 from .cmdline import (  # noqa: F401 - re-exported: commands and tests import these from soan.cli
@@ -32,7 +35,8 @@ from .files import OutputError
 # Each command is a module with add_parser(sub, common) and its command function; this is the order of `soan --help`.
 COMMAND_MODULES = {"check": check_cmd, "run": run_cmd, "simulate": simulate_cmd, "replay": replay_cmd, "diff": diff_cmd,
                    "verify": verify_cmd, "prove": prove_cmd, "record": record_cmd, "compile": compile_cmd,
-                   "sweep": sweep_cmd, "rulings": rulings_cmd, "test": test_cmd, "lsp": lsp_cmd}
+                   "sweep": sweep_cmd, "rulings": rulings_cmd, "play": play_cmd, "rulebook": rulebook_cmd,
+                   "init": init_cmd, "completion": completion_cmd, "lsp": lsp_cmd, "test": test_cmd}
 COMMANDS = {name: getattr(m, f"cmd_{name}") for name, m in COMMAND_MODULES.items()}
 
 
