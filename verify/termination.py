@@ -1,0 +1,441 @@
+"""Why a `while COND max N` loop never reaches its cap: a measure read from
+its condition.
+
+The interpreter stops a while loop at its cap when COND still holds after N
+passes (it marks `while_limit`).  A cap is an assumption that ends play the
+rules did not end, so a proof here must show that the rules themselves end
+the loop first.  The measure is a number of cards in a set of zones Z, read
+from a conjunct of COND:
+
+- *draining*: `count(E) > c` (or `>= c`, `!= 0`), E all the cards of some
+  zones.  Z is those zones together with every zone from which a rule the
+  body can run (through the procedures it calls) moves cards into Z, so no
+  pass adds to Z.  Each pass either moves a card out of Z or ends the loop,
+  and Z holds at most M cards at the loop's start (every card that can ever
+  lie there), so at most M - c passes run;
+- *filling*: `count(Z) < k`, Z one shared zone.  No rule the body can run
+  takes a card out of Z, and each pass puts one into Z or ends the loop:
+  at most k passes run.
+
+"Each pass moves a card" is read from the body's control flow, every path:
+a `choose x from L` runs its body when L is known not to be empty (a test of
+L's count around it, the loop's own condition included, with nothing changed
+since), a choice of options offers at least one (z3 checks that the options'
+conditions cover what is known), `may choose ... else { break }` runs its body
+or leaves the loop, and `set done = true` for a loop whose condition says
+`not done` ends it (when the loop sets `done` to nothing else).  Procedures
+are followed with their arguments; a procedure already being followed is
+not.  Everything unsure counts as "no card moved": the answer only ever errs
+towards unknown.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from soan.dsl import ir
+
+from . import solver
+from .bounds import Bounds
+from .flow import ANY
+
+
+@attrs.frozen
+class CapProof:
+    passes: int  # the most passes the loop can make
+    cap: int  # the smallest cap it can have
+    why: str  # the measure, in the designer's words
+
+
+@attrs.frozen
+class Measure:
+    kind: str  # "drain" | "fill"
+    expr: ir.Expr  # the counted collection, as the condition writes it
+    zones: frozenset  # Z
+    bound: int  # c for drain (count > c), k for fill (count < k)
+
+
+def loop_scopes(spec: ir.Spec) -> dict[tuple, tuple[ir.While, str]]:
+    """Every while loop of the rules, by site, with the running body it lies in (flow's scopes)."""
+    out: dict[tuple, tuple[ir.While, str]] = {}
+    roots = [(x, "main") for x in (spec.setup, spec.scoring) if x is not None]
+    if spec.rounds is not None:
+        roots.append((spec.rounds.body, "rounds"))
+    roots += [(p.body, "proc:" + p.name) for p in spec.procedures]
+    for root, scope in roots:
+        for n in ir.walk(root):
+            if isinstance(n, ir.While):
+                out[n.span.site] = (n, scope)
+    return out
+
+
+def prove_cap(bs: list[Bounds], node: ir.While, scope: str) -> CapProof | str:
+    """A proof that the loop's cap is never reached, in every branch of the setup, or why not."""
+    reasons = []
+    for m_expr, kind, bound in dict.fromkeys(_candidates(node.test)):
+        proofs = []
+        for b in bs:
+            p = _Prover(b, node, scope).prove(m_expr, kind, bound)
+            if isinstance(p, str):
+                reasons.append(p)
+                break
+            proofs.append(p)
+        else:
+            worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
+            if worst.passes <= worst.cap:
+                return worst
+            reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
+    if not reasons:
+        return "its condition names no count of cards that each pass could lower or raise"
+    return "; ".join(dict.fromkeys(reasons))
+
+
+def _candidates(test: ir.Expr):
+    """(collection, 'drain' | 'fill', c or k) for each conjunct of the condition that counts cards."""
+    for c in _conjuncts(test):
+        match c:
+            case ir.BinOp(op=">" | ">=" | "!=", left=l, right=ir.Int(value=v)) if _counted(l) is not None:
+                yield _counted(l), "drain", v if c.op == ">" else v - 1 if c.op == ">=" else (0 if v == 0 else None)
+            case ir.BinOp(op="<" | "<=", left=ir.Int(value=v), right=r) if _counted(r) is not None:
+                yield _counted(r), "drain", v if c.op == "<" else v - 1
+            case ir.BinOp(op="<" | "<=", left=l, right=ir.Int(value=v)) if _counted(l) is not None:
+                yield _counted(l), "fill", v if c.op == "<" else v + 1
+    # a count anywhere else in the condition (under an `or`): cards leaving it still bound the passes
+    # that do not end the loop, by every card it can hold
+    for n in ir.walk(test):
+        if _counted(n) is not None:
+            yield _counted(n), "drain", -1
+
+
+def _counted(e) -> ir.Expr | None:
+    match e:
+        case ir.Call(func="count" | "size", args=(x,)):
+            return x
+        case ir.Agg(func="count", coll=x, where=None):
+            return x
+    return None
+
+
+def _conjuncts(e) -> list:
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _zone_word(zones) -> str:
+    names = sorted(zones)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# Statements after which every fact still holds (nothing they do is read by a condition).
+_KEEPS_FACTS = (ir.Say, ir.Check, ir.Look)
+_MOVES_CARDS = (ir.Move, ir.Draw, ir.Exchange, ir.Do, ir.Shuffle)
+
+
+class _Prover:
+    def __init__(self, b: Bounds, node: ir.While, scope: str):
+        self.b = b
+        self.flow = b.flow
+        self.node = node
+        self.scope = scope
+        self.procs = {p.name: p for p in b.spec.procedures}
+        self.chosen_from: dict = {}  # a chosen card (loop body's terms) -> the zones it was chosen from
+        # every statement the body can run, with the running body it lies in
+        self.reach: list[tuple[ir.Stmt, str]] = []
+        seen_procs: set[str] = set()
+        todo = [(node.body, scope)]
+        while todo:
+            root, sc = todo.pop()
+            for n in ir.walk(root):
+                if isinstance(n, ir.Stmt):
+                    self.reach.append((n, sc))
+                if isinstance(n, ir.Do) and n.proc not in seen_procs:
+                    seen_procs.add(n.proc)
+                    todo.append((self.procs[n.proc].body, "proc:" + n.proc))
+        self.exit_flags = self._exit_flags()
+
+    # ---- what moves where
+
+    def _moves(self):
+        """(source zones, destination zones, statement) of every card move the body can run (ANY: unknown);
+        an exchange of two single cards leaves every zone's count as it was and is left out."""
+        for s, sc in self.reach:
+            match s:
+                case ir.Move(what=what, dest=dest):
+                    yield self.flow.zones_of(what, sc), self.flow.zones_of(dest, sc), s
+                case ir.Draw(source=src, dest=dest):
+                    yield self.flow.zones_of(src, sc), self.flow.zones_of(dest, sc), s
+                case ir.Exchange(a=a, b=b_):
+                    if self._single_everywhere(s, a) and self._single_everywhere(s, b_):
+                        continue
+                    za, zb = self.flow.zones_of(a, sc), self.flow.zones_of(b_, sc)
+                    yield za, zb, s
+                    yield zb, za, s
+
+    def _single_everywhere(self, s, e) -> bool:
+        """Whether `e` is a single card wherever the bounds read the statement `s`."""
+        sites = [site for site in self.b.sites if site.node is s]
+        if not sites:
+            return False
+        for site in sites:
+            saved, self.b.env = self.b.env, site.env
+            try:
+                if not self.b.val(e).one:
+                    return False
+            finally:
+                self.b.env = saved
+        return True
+
+    def _exit_flags(self) -> dict[str, bool]:
+        """Locals whose setting ends the loop: a conjunct `not X` (the body sets X only to true)
+        or `X` (only to false).  Locals live in their own running body, so only the loop's own
+        statements can set them."""
+        out = {}
+        for c in _conjuncts(self.node.test):
+            match c:
+                case ir.Not(operand=ir.Local(name=x)):
+                    want = True
+                case ir.Local(name=x):
+                    want = False
+                case _:
+                    continue
+            sets = [s for s in ir.walk(self.node.body)
+                    if (isinstance(s, ir.Set) and isinstance(s.target, ir.Local) and s.target.name == x)
+                    or (isinstance(s, ir.Let) and s.name == x)]
+            if sets and all(isinstance(s, ir.Set) and s.op == "=" and s.value == ir.Bool(want) for s in sets):
+                out[x] = want
+        return out
+
+    # ---- the proof
+
+    def prove(self, m_expr: ir.Expr, kind: str, bound: int | None) -> CapProof | str:
+        line = self.node.span.line
+        if bound is None:
+            return f"the loop at line {line} compares a count with a number other than 0 by '!='"
+        z0 = self.flow.zones_of(m_expr, self.scope)
+        if z0 is ANY or not z0 or not _plain_zones(m_expr):
+            return f"the count in the condition at line {line} is not of whole zones"
+        cap = self.b.int_min(self.node.limit)
+        if cap is None:
+            return f"the cap at line {line} has no known least value"
+        moves = list(self._moves())
+        if kind == "drain":
+            zones = set(z0)
+            changed = True
+            while changed:  # every zone that feeds Z joins it
+                changed = False
+                for src, dest, s in moves:
+                    if dest is ANY or dest & zones:
+                        if src is ANY:
+                            return (f"a rule at line {s.span.line} can put cards of unknown origin into "
+                                    f"{_zone_word(zones)}")
+                        if not src <= zones:
+                            zones |= src
+                            changed = True
+            self.m = Measure("drain", m_expr, frozenset(zones), bound)
+            most = len({c for z in zones for c in self.flow.cards_in(z)})
+            what = _zone_word(zones)
+            if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
+                return f"not every pass is known to move a card out of {what} or to end the loop"
+            why = (f"each pass moves a card out of {what} or ends the loop, nothing the loop runs puts one back, "
+                   f"and {what} hold at most {most} cards" + (f" (the loop needs more than {bound})" if bound > 0 else
+                                                              " (the loop needs one)" if bound == 0 else ""))
+            return CapProof(max(0, most - bound), cap, why)
+        # fill: one shared zone that nothing the loop runs takes cards out of
+        if not isinstance(m_expr, ir.SharedZone):
+            return f"the count kept below {bound} at line {line} is not of one shared zone"
+        for src, dest, s in moves:
+            if src is ANY or (src & z0 and (dest is ANY or not dest <= z0)):
+                return f"a rule at line {s.span.line} may take cards out of {m_expr.name}"
+        self.m = Measure("fill", m_expr, frozenset(z0), bound)
+        if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
+            return f"not every pass is known to put a card into {m_expr.name} or to end the loop"
+        return CapProof(max(0, bound), cap, f"each pass puts a card into {m_expr.name}, nothing the loop runs takes "
+                                            f"one out, and the loop runs only while it holds fewer than {bound}")
+
+    def _start_facts(self) -> tuple:
+        return tuple(_conjuncts(self.node.test))
+
+    # ---- every path of a pass: a card moved (as the measure needs) or the loop ended
+
+    def _every_pass(self, stmts, facts: tuple, depth: int, args: dict | None, fresh: frozenset = frozenset(),
+                    calling: tuple = ()) -> bool:
+        """Whether every run of `stmts` moves a card as the measure needs or ends the loop.
+        `facts`: conditions known to hold (in the loop body's terms); `args`: what each local of the
+        running procedure stands for in the loop body's terms (None: the loop's own body);
+        `depth`: loops entered since the loop's body (a break there ends only them);
+        `fresh`: chosen cards (in the loop body's terms) not moved since they were chosen."""
+        for s in stmts:
+            if self._stmt(s, facts, depth, args, fresh, calling):
+                return True
+            if not isinstance(s, _KEEPS_FACTS):
+                facts = ()  # a count, field, holding or local a condition reads may have changed
+            if any(isinstance(n, _MOVES_CARDS) for n in ir.walk(s)):
+                fresh = frozenset()  # a chosen card may have moved
+        return False
+
+    def _stmt(self, s, facts, depth, args, fresh, calling) -> bool:
+        match s:
+            case ir.Break():
+                return depth == 0
+            case ir.Set(target=ir.Local(name=x), op="=", value=ir.Bool(value=v)) if not calling:
+                return self.exit_flags.get(x) == v
+            case ir.Phase(body=body):
+                return self._every_pass(body.stmts, facts, depth, args, fresh, calling)
+            case ir.If(branches=bs, orelse=orelse):
+                if orelse is None:
+                    return False
+                return all(self._every_pass(b.stmts, facts + (self._to_loop(t, args),), depth, args, fresh, calling)
+                           for t, b in bs) and self._every_pass(orelse.stmts, facts, depth, args, fresh, calling)
+            case ir.Repeat(count=ir.Int(value=v), body=body) if v >= 1:
+                return self._every_pass(body.stmts, facts, depth + 1, args, fresh, calling)
+            case ir.Choose():
+                return self._choose(s, facts, depth, args, fresh, calling)
+            case ir.Do(proc=proc, args=call_args):
+                if proc in calling or len(calling) > 8:
+                    return False
+                p = self.procs[proc]
+                inner = {name: self._to_loop(a, args) for name, a in zip(p.params, call_args)}
+                return self._every_pass(p.body.stmts, facts, depth, inner, fresh, calling + (proc,))
+            case ir.Move(what=what, dest=dest):
+                return self._moves_one(what, dest, None, facts, args, fresh, calling)
+            case ir.Draw(count=count, source=src, dest=dest):
+                return self._moves_one(src, dest, count, facts, args, fresh, calling)
+        return False
+
+    def _choose(self, s: ir.Choose, facts, depth, args, fresh, calling) -> bool:
+        may_pass = s.pass_if is not None and s.pass_if != ir.Bool(False)
+        orelse_ok = s.orelse is not None and self._every_pass(s.orelse.stmts, facts, depth, args, fresh, calling)
+        if may_pass and not orelse_ok:
+            return False
+        if s.options:
+            offered = [o for o in s.options if o.when != ir.Bool(False)]
+            for o in offered:
+                extra = () if o.when is None else (self._to_loop(o.when, args),)
+                if not self._every_pass(o.body.stmts, facts + extra, depth, args, fresh, calling):
+                    return False
+            if orelse_ok:
+                return True
+            whens = [o.when for o in offered]
+            if not whens:
+                return False
+            if any(w is None for w in whens):
+                return True
+            # no option offered would run the orelse (or nothing): the options must cover what is known
+            return _implies(facts, _disjunction([self._to_loop(w, args) for w in whens]))
+        if s.var is None or s.body is None or s.count_kind is not None:
+            return False
+        src_zones = self._zones(s.source, calling)
+        if src_zones is ANY:
+            return False
+        chosen = ir.Local(s.var) if args is None else ir.Local(f"\1{calling[-1]}:{s.var}")
+        body_args = None if args is None else {**args, s.var: chosen}
+        self.chosen_from[chosen] = src_zones
+        if not self._every_pass(s.body.stmts, facts, depth, body_args, fresh | {chosen}, calling):
+            return False
+        if orelse_ok:
+            return True
+        # the body runs only when the choice has something to choose from
+        return s.where is None and self._nonempty(self._to_loop(s.source, args), facts)
+
+    def _zones(self, e, calling):
+        return self.flow.zones_of(e, "proc:" + calling[-1] if calling else self.scope)
+
+    def _moves_one(self, what, dest, count, facts, args, fresh, calling) -> bool:
+        """Whether this move or draw surely moves at least one card as the measure needs."""
+        zd = self._zones(dest, calling)
+        if zd is ANY:
+            return False
+        if count is None:  # a move: of a card chosen from known zones, not moved since
+            card = self._to_loop(what, args)
+            if card not in fresh:
+                return False
+            zs = self.chosen_from.get(card)
+        else:  # a draw: of at least one card, from a pile known not to be empty
+            if not (isinstance(count, ir.Int) and count.value >= 1) or \
+                    not self._nonempty(self._to_loop(what, args), facts):
+                return False
+            zs = self._zones(what, calling)
+        if zs is ANY or not zs:
+            return False
+        m = self.m
+        if m.kind == "drain":
+            return zs <= m.zones and not (zd & m.zones)
+        return not (zs & m.zones) and self._to_loop(dest, args) == m.expr
+
+    def _nonempty(self, coll, facts) -> bool:
+        """Whether `coll` is known to hold at least one item: the facts count it above 0."""
+        if coll is None:
+            return False
+        return _implies(facts, ir.BinOp(">", ir.Call("count", (coll,)), ir.Int(0)))
+
+    def _to_loop(self, e, args: dict | None):
+        """`e` in the loop body's terms: a procedure's locals replaced by what its call passed."""
+        if args is None or e is None:
+            return e
+
+        def sub(n):
+            if isinstance(n, ir.Local):
+                v = args.get(n.name)
+                return ir.Local("\0" + n.name) if v is None else v  # a local of its own: equal to nothing outside
+            return ir.map_children(n, sub)
+
+        return sub(e)
+
+
+def _plain_zones(e) -> bool:
+    """Whether `e` is all the cards of some zones (a filter is not: setting a field changes it)."""
+    match e:
+        case ir.SharedZone() | ir.Attr():
+            return True
+        case ir.BinOp(op="+", left=a, right=b):
+            return _plain_zones(a) and _plain_zones(b)
+    return False
+
+
+def _disjunction(es: list):
+    out = es[0]
+    for e in es[1:]:
+        out = ir.BinOp("or", out, e)
+    return out
+
+
+def _implies(facts, goal) -> bool:
+    """Whether the facts imply the goal, each atom (a flag, a call, a comparison) read as an
+    unknown and each count as an unknown number of 0 or more (z3)."""
+    atoms: dict = {}
+
+    def atom(e, kind):
+        key = (kind, e)
+        if key not in atoms:
+            atoms[key] = f"a{len(atoms)}"
+        return ("ivar" if kind == "int" else "bvar"), atoms[key]
+
+    def num(e):
+        match e:
+            case ir.Int(value=v):
+                return ("int", v)
+            case ir.Call(func="count" | "size", args=(x,)) | ir.Agg(func="count", coll=x, where=None):
+                return atom(ir.Call("count", (x,)), "int")
+        return None
+
+    def form(e):
+        match e:
+            case ir.Bool(value=v):
+                return ("bool", v)
+            case ir.Not(operand=o):
+                return ("not", form(o))
+            case ir.BinOp(op="and" | "or", left=a, right=b):
+                return (e.op, form(a), form(b))
+            case ir.BinOp(op="<" | "<=" | ">" | ">=" | "==" | "!=", left=a, right=b) if num(a) and num(b):
+                x, y = num(a), num(b)
+                return {"<": ("lt", x, y), "<=": ("le", x, y), ">": ("lt", y, x), ">=": ("le", y, x),
+                        "==": ("eq", x, y), "!=": ("not", ("eq", x, y))}[e.op]
+        return atom(e, "bool")
+
+    formula = ("not", form(goal))
+    for f in facts:
+        formula = ("and", form(f), formula)
+    ranges = {name: (0, None) for (kind, _), name in atoms.items() if kind == "int"}
+    status, _ = solver.satisfiable(formula, ranges)
+    return status == "unsat"
