@@ -473,7 +473,7 @@ class Verifier:
         assumed = [f.subject.removeprefix("loop cap at ") for f in caps if f.verdict != "proved"]
         by_caps = ((f"; the loop cap at {assumed[0]} is" if len(assumed) == 1 else
                     f"; the loop caps at {', '.join(assumed)} are") +
-                   " counted as rules, though a cap is an assumption (see its finding)") if assumed else \
+                   " counted as a rule, though a cap is an assumption (see its finding)") if assumed else \
             "; every loop cap is proved out of reach" if caps else ""
         if r.count is not None:
             n = self.b.round_bound

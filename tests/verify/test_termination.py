@@ -1,0 +1,73 @@
+"""Termination on small specs whose answer is known by hand: a draining loop
+whose cap is proved out of reach, the same loop with a cap that play reaches
+(witnessed, a problem), a loop that refills its own zone (never proved), a
+loop that fills a row up to three cards, a bounded recursion, a `repeat` of
+an assumption's count, and a cap only a directed search reaches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from soan import api
+from soan.verify.claims import proved_claims
+from soan.verify.properties import verify
+
+SPECS = Path(__file__).parent / "termination_specs"
+
+
+def findings(name: str, games: int, tmp_path) -> dict:
+    tables = api.tables(api.load(str(SPECS / name)), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=games)
+    return {f["subject"]: f for f in out["findings"]}
+
+
+def test_a_loop_that_moves_a_card_out_of_the_hand_each_pass_never_reaches_a_cap_of_every_card(tmp_path):
+    """Each pass discards a card or breaks, and the hand holds at most the deck's 4 cards: cap 4 is proved out of reach."""
+    f = findings("drain.soan", 0, tmp_path)
+    cap = f["loop cap at line 15"]
+    assert cap["verdict"] == "proved"
+    assert cap["bounds"]["passes"] == 4 and cap["bounds"]["cap"] == 4
+    assert "moves a card out of hand" in cap["detail"]
+    assert f["game"]["verdict"] == "proved" and f["game"]["bounds"]["caps_assumed"] == []
+
+
+def test_the_same_loop_with_a_cap_of_one_is_witnessed_reaching_it(tmp_path):
+    """With two cards in hand and a cap of 1, a player who discards once is stopped by the cap: a witnessed problem."""
+    f = findings("drain_cap_reached.soan", 20, tmp_path)
+    cap = f["loop cap at line 15"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+    assert Path(cap["witness"]).exists()
+    assert f["game"]["bounds"]["caps_assumed"] == ["line 15"]
+    assert "assumption" in f["game"]["detail"]
+
+
+def test_a_loop_that_refills_its_own_zone_is_never_proved(tmp_path):
+    """A hand refilled from the discard pile it empties into: no proof; with games, the cap is seen reached."""
+    assert findings("refill.soan", 0, tmp_path)["loop cap at line 15"]["verdict"] == "unknown"
+    assert findings("refill.soan", 20, tmp_path)["loop cap at line 15"]["verdict"] == "witnessed"
+
+
+def test_a_loop_filling_a_row_to_three_cards_never_reaches_a_cap_of_three(tmp_path):
+    """`while count(row) < 3 ... max 3` with a guarded draw into the row: at most 3 passes."""
+    cap = findings("fill.soan", 0, tmp_path)["loop cap at line 11"]
+    assert cap["verdict"] == "proved" and cap["bounds"]["passes"] == 3
+
+
+def test_a_bounded_recursion_and_a_repeat_of_an_assumption_end_within_the_hand_counted_decisions(tmp_path):
+    """countdown(p, 3) makes 3 decisions per player and `repeat steps` (3) three more: 2 rounds x (2 x 3 + 3) = 18."""
+    game = findings("recursion.soan", 0, tmp_path)["game"]
+    assert game["verdict"] == "proved"
+    assert game["bounds"]["rounds"] == 2 and game["bounds"]["decisions"] == 18
+
+
+def test_a_cap_seeded_games_miss_is_reached_by_pushing_one_run_of_the_loop(tmp_path):
+    """Four ways to stop and one to go on: random games stop early, the push on the loop's passes reaches cap 6."""
+    cap = findings("push.soan", 40, tmp_path)["loop cap at line 15"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_a_proved_cap_is_a_claim_the_soundness_hunter_checks():
+    """The proved cap becomes a cap_never_reached claim naming the loop's site."""
+    tables = api.tables(api.load(str(SPECS / "drain.soan")), 2)
+    claims = [c for c in proved_claims(tables) if c.kind == "cap_never_reached"]
+    assert [(c.subject, c.value[1:]) for c in claims] == [("line 15", (15, 5))]
