@@ -526,10 +526,10 @@ class Verifier:
                                    bounds={"site": list(site), "passes": proof.passes, "cap": proof.cap}))
                 continue
             w = self.s.marks.get(("while_limit", site))
-            if w is None:  # push one run of the loop towards its cap
-                cap = self.b.int_max(node.limit)
-                self._push(f"passes of the loop at line {line}", loop_passes(site),
-                           goal=(cap if cap is not None else 10**9) + 1)
+            cap = self.b.int_max(node.limit)
+            if w is None and cap is not None and 2 * self.s.loop_peak.get(site, (0, None))[0] >= cap:
+                # push one run of the loop towards its cap, when play already went half-way there
+                self._push(f"passes of the loop at line {line}", loop_passes(site), goal=cap + 1)
                 w = self.s.marks.get(("while_limit", site))
             if w is not None:
                 path, moves = self._witness(w, f"loop-cap-line{line}")
