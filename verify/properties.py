@@ -26,7 +26,7 @@ from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, loop_passes,
                      more_games, observe, rounds_played, search)
-from .termination import CapProof, loop_scopes, prove_cap
+from .termination import CallReach, CapProof, loop_scopes, prove_cap
 
 SCHEMA_VERSION = 1
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
@@ -517,7 +517,10 @@ class Verifier:
                 out.append(Finding("termination", subject, "proved", f"the loop at line {line} never runs",
                                    "its condition is false whenever it is reached", bounds={"site": list(site)}))
                 continue
-            proof = prove_cap(self.bs, node, scopes[site][1]) if site in scopes else "the loop is not in the rules"
+            if not hasattr(self, "_reaches"):  # where cards can go, each procedure call with its own arguments
+                self._reaches = [CallReach(b.flow, loc) for b, (_, loc) in zip(self.bs, self.branches)]
+            proof = prove_cap(self.bs, node, scopes[site][1], self._reaches) if site in scopes else \
+                "the loop is not in the rules"
             if isinstance(proof, CapProof):
                 out.append(Finding("termination", subject, "proved",
                                    f"the loop at line {line} always ends before its cap",

@@ -69,13 +69,14 @@ def loop_scopes(spec: ir.Spec) -> dict[tuple, tuple[ir.While, str]]:
     return out
 
 
-def prove_cap(bs: list[Bounds], node: ir.While, scope: str) -> CapProof | str:
-    """A proof that the loop's cap is never reached, in every branch of the setup, or why not."""
+def prove_cap(bs: list[Bounds], node: ir.While, scope: str, reaches: list | None = None) -> CapProof | str:
+    """A proof that the loop's cap is never reached, in every branch of the setup, or why not.
+    `reaches`: a CallReach for each of `bs` (None: flow's answer alone)."""
     reasons = []
     for m_expr, kind, bound in dict.fromkeys(_candidates(node.test)):
         proofs = []
-        for b in bs:
-            p = _Prover(b, node, scope).prove(m_expr, kind, bound)
+        for k, b in enumerate(bs):
+            p = _Prover(b, node, scope, reaches[k] if reaches else None).prove(m_expr, kind, bound)
             if isinstance(p, str):
                 reasons.append(p)
                 break
@@ -133,8 +134,9 @@ _MOVES_CARDS = (ir.Move, ir.Draw, ir.Exchange, ir.Do, ir.Shuffle)
 
 
 class _Prover:
-    def __init__(self, b: Bounds, node: ir.While, scope: str):
+    def __init__(self, b: Bounds, node: ir.While, scope: str, reach=None):
         self.b = b
+        self.call_reach = reach
         self.flow = b.flow
         self.node = node
         self.scope = scope
@@ -213,7 +215,9 @@ class _Prover:
         if bound is None:
             return f"the loop at line {line} compares a count with a number other than 0 by '!='"
         z0 = self.flow.zones_of(m_expr, self.scope)
-        if z0 is ANY or not z0 or not _plain_zones(m_expr):
+        if z0 is ANY or not z0:
+            return f"the count in the condition at line {line} is not known to be of cards in some zones"
+        if kind == "fill" and not _plain_zones(m_expr):
             return f"the count in the condition at line {line} is not of whole zones"
         cap = self.b.int_min(self.node.limit)
         if cap is None:
@@ -234,6 +238,8 @@ class _Prover:
                             changed = True
             self.m = Measure("drain", m_expr, frozenset(zones), bound)
             most = len({c for z in zones for c in self.flow.cards_in(z)})
+            if self.call_reach is not None and self.call_reach.most_in(zones) is not None:
+                most = min(most, self.call_reach.most_in(zones))
             what = _zone_word(zones)
             if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
                 return f"not every pass is known to move a card out of {what} or to end the loop"
@@ -439,3 +445,137 @@ def _implies(facts, goal) -> bool:
     ranges = {name: (0, None) for (kind, _), name in atoms.items() if kind == "int"}
     status, _ = solver.satisfiable(formula, ranges)
     return status == "unsat"
+
+
+# ---- how many cards a set of zones can hold: where cards can go, each procedure call read with its own arguments
+
+# Procedure calls read one by one before the reading gives up (and leaves flow's answer).
+MAX_CALLS = 4000
+
+
+class CallReach:
+    """Where each card can go, as flow.py works it out, but with each call of a procedure read with
+    the zones its own arguments name (flow joins every call's arguments, so a procedure that refills
+    any row from any deck lets every deck's cards into every row).  A procedure already being read
+    (recursion) counts with flow's joined reading of it and all it calls.  None when the program
+    holds more calls than MAX_CALLS."""
+
+    def __init__(self, flow, locations: list[int] | None):
+        self.flow = flow
+        self.procs = {p.name: p for p in flow.spec.procedures}
+        self.calls = 0
+        self.envs: dict[tuple, dict] = {}
+        self.reach: list[set[str]] | None = None
+        t = flow.t
+        slots = list(t.start_slot) if locations is None else list(locations)
+        try:
+            for _ in range(8):
+                self.changed = False
+                self.moves: list = []
+                self.calls = 0
+                spec = flow.spec
+                self._block(spec.setup, ("main",), ())
+                if spec.rounds is not None:
+                    self._block(spec.rounds.body, ("rounds",), ())
+                self._block(spec.scoring, ("main",), ())
+                if not self.changed:
+                    break
+            else:
+                return
+        except _TooMany:
+            return
+        reach = [{t.zone_slots[s][0].name} for s in slots]
+        flow._fixpoint(reach, self.moves)
+        self.reach = reach
+
+    def most_in(self, zones) -> int | None:
+        if self.reach is None:
+            return None
+        return sum(1 for r in self.reach if r & zones)
+
+    def _zones(self, e, key):
+        return self.flow.zones_of(e, self.envs.setdefault(key, {}))
+
+    def _bind(self, key, name, zones) -> None:
+        env = self.envs.setdefault(key, {})
+        old = env.get(name, set())
+        new = ANY if zones is ANY or old is ANY else old | zones
+        if new != old:
+            env[name] = new
+            self.changed = True
+
+    def _block(self, b, key, stack) -> None:
+        if b is not None:
+            for s in b.stmts:
+                self._stmt(s, key, stack)
+
+    def _stmt(self, s, key, stack) -> None:
+        from .flow import _kinds
+        match s:
+            case ir.Let(name=name, value=value) | ir.Set(target=ir.Local(name=name), value=value):
+                self._bind(key, name, self._zones(value, key))
+            case ir.For(var=var, coll=coll, body=body):
+                self._bind(key, var, self._zones(coll, key))
+                self._block(body, key, stack)
+            case ir.Choose():
+                if s.var is not None:
+                    self._bind(key, s.var, self._zones(s.source, key) if s.source is not None else ANY)
+                for o in s.options:
+                    self._block(o.body, key, stack)
+                self._block(s.body, key, stack)
+                self._block(s.orelse, key, stack)
+            case ir.Pick(var=var, source=src, body=body):
+                self._bind(key, var, self._zones(src, key))
+                self._block(body, key, stack)
+            case ir.Move(what=what, dest=dest):
+                self.moves.append((self._zones(what, key), self._zones(dest, key), _kinds(what)))
+            case ir.Draw(source=src, dest=dest):
+                self.moves.append((self._zones(src, key), self._zones(dest, key), None))
+            case ir.Exchange(a=a, b=b):
+                za, zb = self._zones(a, key), self._zones(b, key)
+                self.moves += [(za, zb, None), (zb, za, None)]
+            case ir.If(branches=bs, orelse=orelse):
+                for _, b in bs:
+                    self._block(b, key, stack)
+                self._block(orelse, key, stack)
+            case ir.Phase(body=body) | ir.Repeat(body=body) | ir.While(body=body):
+                self._block(body, key, stack)
+            case ir.Do(proc=proc, args=args):
+                if proc in stack:
+                    self.moves += _joined_moves(self.flow, self.procs, proc)
+                    return
+                self.calls += 1
+                if self.calls > MAX_CALLS:
+                    raise _TooMany
+                inner = key + (s.span.site, proc)
+                for name, a in zip(self.procs[proc].params, args):
+                    self._bind(inner, name, self._zones(a, key))
+                self._block(self.procs[proc].body, inner, stack + (proc,))
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _joined_moves(flow, procs, proc) -> list:
+    """flow's reading of a procedure and everything it calls: every call's arguments joined."""
+    from .flow import _kinds
+    out, todo, seen = [], [proc], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        scope = "proc:" + name
+        for n in ir.walk(procs[name].body):
+            match n:
+                case ir.Move(what=what, dest=dest):
+                    out.append((flow.zones_of(what, scope), flow.zones_of(dest, scope), _kinds(what)))
+                case ir.Draw(source=src, dest=dest):
+                    out.append((flow.zones_of(src, scope), flow.zones_of(dest, scope), None))
+                case ir.Exchange(a=a, b=b):
+                    za, zb = flow.zones_of(a, scope), flow.zones_of(b, scope)
+                    out += [(za, zb, None), (zb, za, None)]
+                case ir.Do(proc=p):
+                    todo.append(p)
+    return out
