@@ -101,6 +101,10 @@ def _candidates(test: ir.Expr):
                 yield _counted(r), "drain", v if c.op == "<" else v - 1
             case ir.BinOp(op="<" | "<=", left=l, right=ir.Int(value=v)) if _counted(l) is not None:
                 yield _counted(l), "fill", v if c.op == "<" else v + 1
+        match c:
+            case ir.BinOp(op=">" | ">=" | "!=", left=l, right=ir.Int(value=v)) if _counted(l) is not None and \
+                    not (c.op == "!=" and v != 0):
+                yield _counted(l), "unset", v if c.op == ">" else v - 1 if c.op == ">=" else 0
     # a count anywhere else in the condition (under an `or`): cards leaving it still bound the passes
     # that do not end the loop, by every card it can hold
     for n in ir.walk(test):
@@ -142,6 +146,7 @@ class _Prover:
         self.scope = scope
         self.procs = {p.name: p for p in b.spec.procedures}
         self.chosen_from: dict = {}  # a chosen card (loop body's terms) -> the zones it was chosen from
+        self.chosen_src: dict = {}  # ... -> the collection it was chosen from (loop body's terms)
         # every statement the body can run, with the running body it lies in
         self.reach: list[tuple[ir.Stmt, str]] = []
         seen_procs: set[str] = set()
@@ -247,6 +252,8 @@ class _Prover:
                    f"and {what} hold at most {most} cards" + (f" (the loop needs more than {bound})" if bound > 0 else
                                                               " (the loop needs one)" if bound == 0 else ""))
             return CapProof(max(0, most - bound), cap, why)
+        if kind == "unset":
+            return self._prove_unset(m_expr, bound, cap, moves)
         # fill: one shared zone that nothing the loop runs takes cards out of
         if not isinstance(m_expr, ir.SharedZone):
             return f"the count kept below {bound} at line {line} is not of one shared zone"
@@ -258,6 +265,69 @@ class _Prover:
             return f"not every pass is known to put a card into {m_expr.name} or to end the loop"
         return CapProof(max(0, bound), cap, f"each pass puts a card into {m_expr.name}, nothing the loop runs takes "
                                             f"one out, and the loop runs only while it holds fewer than {bound}")
+
+    def _prove_unset(self, m_expr, bound: int, cap: int, moves) -> CapProof | str:
+        """A count of the cards of some zones whose field f is none (`[g in p.grills where g.dish == none]`):
+        no card enters those zones, nothing the loop runs sets f to what may be none, and each pass
+        sets f of one of those cards to a card (or ends the loop)."""
+        line = self.node.span.line
+        comp = _inline(self.b.spec, m_expr)
+        field = None
+        if isinstance(comp, ir.ListComp) and comp.value is None:
+            for c in _conjuncts(comp.where) if comp.where is not None else []:
+                match c:
+                    case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.NoneLit()) \
+                            if v == comp.var:
+                        field = f
+        if field is None:
+            return f"the count in the condition at line {line} is not of cards whose field is none"
+        zones = self.flow.zones_of(comp.coll, self.scope)
+        if zones is ANY or not zones:
+            return f"the cards counted at line {line} are not known to lie in some zones"
+        for src, dest, s in moves:
+            if dest is ANY or dest & zones:
+                return f"a rule at line {s.span.line} may put cards into {_zone_word(zones)}"
+        for s, sc in self.reach:
+            if isinstance(s, ir.Exchange) and (self.flow.zones_of(s.a, sc) is ANY or self.flow.zones_of(s.b, sc) is ANY
+                                               or self.flow.zones_of(s.a, sc) & zones
+                                               or self.flow.zones_of(s.b, sc) & zones):
+                return f"an exchange at line {s.span.line} may put cards into {_zone_word(zones)}"
+            if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr) and s.target.name == field \
+                    and not self._a_card(s.value, sc):
+                return f"the rule at line {s.span.line} may set {field} to none"
+        self.m = Measure("unset", m_expr, frozenset(zones), bound)
+        self.m_field = field
+        most = len({c for z in zones for c in self.flow.cards_in(z)})
+        if self.call_reach is not None and self.call_reach.most_in(zones) is not None:
+            most = min(most, self.call_reach.most_in(zones))
+        what = _zone_word(zones)
+        if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
+            return f"not every pass is known to give a card of {what} a {field} or to end the loop"
+        return CapProof(max(0, most - bound), cap,
+                        f"each pass sets the {field} of one of the cards of {what} whose {field} is none, or ends the "
+                        f"loop, "
+                        f"nothing the loop runs sets a {field} back to none or brings a card in, and {what} hold at most "
+                        f"{most} cards")
+
+    def _a_card(self, e, scope) -> bool:
+        """Whether `e` is surely a card, never none: a variable chosen (one item) from cards of known zones."""
+        if not isinstance(e, ir.Local):
+            return False
+        procs = {p.name: p.body for p in self.b.spec.procedures}
+        body = procs[scope[5:]] if scope.startswith("proc:") else None
+        if body is not None and any(  # bound only by the choice (a `set` could make it none)
+                (isinstance(n, ir.Let) and n.name == e.name) or (isinstance(n, ir.Set) and n.target == e)
+                or (isinstance(n, ir.For | ir.Pick) and n.var == e.name) for n in ir.walk(body)):
+            return False
+        if body is None and any((isinstance(n, ir.Let) and n.name == e.name) or (isinstance(n, ir.Set) and n.target == e)
+                                for n, sc in self.reach if sc == scope):
+            return False
+        for s, sc in self.reach:
+            if sc == scope and isinstance(s, ir.Choose) and s.var == e.name and s.count_kind is None \
+                    and s.source is not None:
+                z = self.flow.zones_of(s.source, sc)
+                return z is not ANY and bool(z)
+        return False
 
     def _start_facts(self) -> tuple:
         return tuple(_conjuncts(self.node.test))
@@ -276,8 +346,10 @@ class _Prover:
                 return True
             if not isinstance(s, _KEEPS_FACTS):
                 facts = ()  # a count, field, holding or local a condition reads may have changed
-            if any(isinstance(n, _MOVES_CARDS) for n in ir.walk(s)):
-                fresh = frozenset()  # a chosen card may have moved
+            if any(isinstance(n, _MOVES_CARDS) for n in ir.walk(s)) or (
+                    self.m.kind == "unset" and any(isinstance(n, ir.Set) and isinstance(n.target, ir.Attr)
+                                                   and n.target.name == self.m_field for n in ir.walk(s))):
+                fresh = frozenset()  # a chosen card may have moved, or its field changed
         return False
 
     def _stmt(self, s, facts, depth, args, fresh, calling) -> bool:
@@ -286,6 +358,10 @@ class _Prover:
                 return depth == 0
             case ir.Set(target=ir.Local(name=x), op="=", value=ir.Bool(value=v)) if not calling:
                 return self.exit_flags.get(x) == v
+            case ir.Set(target=ir.Attr(obj=obj, name=f), op="=", value=value) if self.m.kind == "unset":
+                card = self._to_loop(obj, args)
+                return f == self.m_field and card in fresh and self.chosen_src.get(card) == self.m.expr \
+                    and self._a_card(value, "proc:" + calling[-1] if calling else self.scope)
             case ir.Phase(body=body):
                 return self._every_pass(body.stmts, facts, depth, args, fresh, calling)
             case ir.If(branches=bs, orelse=orelse):
@@ -337,6 +413,7 @@ class _Prover:
         chosen = ir.Local(s.var) if args is None else ir.Local(f"\1{calling[-1]}:{s.var}")
         body_args = None if args is None else {**args, s.var: chosen}
         self.chosen_from[chosen] = src_zones
+        self.chosen_src[chosen] = self._to_loop(s.source, args)
         if not self._every_pass(s.body.stmts, facts, depth, body_args, fresh | {chosen}, calling):
             return False
         if orelse_ok:
@@ -365,6 +442,8 @@ class _Prover:
         if zs is ANY or not zs:
             return False
         m = self.m
+        if m.kind == "unset":
+            return False
         if m.kind == "drain":
             return zs <= m.zones and not (zd & m.zones)
         return not (zs & m.zones) and self._to_loop(dest, args) == m.expr
@@ -387,6 +466,22 @@ class _Prover:
             return ir.map_children(n, sub)
 
         return sub(e)
+
+
+def _inline(spec: ir.Spec, e):
+    """A call of a def with its body, the parameters replaced by the arguments (one level)."""
+    if isinstance(e, ir.Call):
+        d = next((d for d in spec.defs if d.name == e.func), None)
+        if d is not None and len(d.params) == len(e.args):
+            table = dict(zip(d.params, e.args))
+
+            def sub(n):
+                if isinstance(n, ir.Local) and n.name in table:
+                    return table[n.name]
+                return ir.map_children(n, sub)
+
+            return sub(d.body)
+    return e
 
 
 def _plain_zones(e) -> bool:

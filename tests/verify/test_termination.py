@@ -1,7 +1,7 @@
 """Termination on small specs whose answer is known by hand: a draining loop
 whose cap is proved out of reach, the same loop with a cap that play reaches
 (witnessed, a problem), a loop that refills its own zone (never proved), a
-loop that fills a row up to three cards, a bounded recursion, a `repeat` of
+loop that fills a row up to three cards, a loop that fills every free slot, a bounded recursion, a `repeat` of
 an assumption's count, and a cap only a directed search reaches."""
 
 from __future__ import annotations
@@ -76,3 +76,21 @@ def test_a_proved_cap_is_a_claim_the_soundness_hunter_checks():
     tables = api.tables(api.load(str(SPECS / "drain.soan")), 2)
     claims = [c for c in proved_claims(tables) if c.kind == "cap_never_reached"]
     assert [(c.subject, c.value[1:]) for c in claims] == [("line 15", (15, 5))]
+
+
+def test_a_loop_that_fills_a_free_slot_each_pass_never_reaches_a_cap_of_every_slot(tmp_path):
+    """Each pass sets the `holds` of a slot whose `holds` is none, and the board has 3 slots: cap 3 is out of reach."""
+    cap = findings("fill_slots.soan", 0, tmp_path)["loop cap at line 22"]
+    assert cap["verdict"] == "proved" and cap["bounds"]["passes"] == 3
+    assert "holds" in cap["detail"]
+
+
+def test_a_slot_emptied_again_in_the_loop_is_not_counted_as_filled(tmp_path):
+    """The same loop setting a slot's `holds` back to none in a pass: no proof."""
+    text = (SPECS / "fill_slots.soan").read_text().replace(
+        "          award 1 to p for pts\n", "          award 1 to p for pts\n          set s.holds = none\n")
+    assert "set s.holds = none" in text
+    tables = api.tables(api.compile_text(text, "slots_emptied.soan"), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=0)
+    cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 22")
+    assert cap["verdict"] == "unknown"
