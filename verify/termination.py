@@ -137,6 +137,9 @@ _KEEPS_FACTS = (ir.Say, ir.Check, ir.Look)
 _MOVES_CARDS = (ir.Move, ir.Draw, ir.Exchange, ir.Do, ir.Shuffle)
 
 
+_FRAME = "\0frame"
+
+
 class _Prover:
     def __init__(self, b: Bounds, node: ir.While, scope: str, reach=None):
         self.b = b
@@ -378,6 +381,7 @@ class _Prover:
                     return False
                 p = self.procs[proc]
                 inner = {name: self._to_loop(a, args) for name, a in zip(p.params, call_args)}
+                inner[_FRAME] = proc  # names the procedure's own locals apart from every other body's
                 return self._every_pass(p.body.stmts, facts, depth, inner, fresh, calling + (proc,))
             case ir.Move(what=what, dest=dest):
                 return self._moves_one(what, dest, None, facts, args, fresh, calling)
@@ -462,7 +466,8 @@ class _Prover:
         def sub(n):
             if isinstance(n, ir.Local):
                 v = args.get(n.name)
-                return ir.Local("\0" + n.name) if v is None else v  # a local of its own: equal to nothing outside
+                # a local of the procedure's own: equal to nothing of another body
+                return ir.Local(f"\0{args.get(_FRAME)}:{n.name}") if v is None else v
             return ir.map_children(n, sub)
 
         return sub(e)
