@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from soan import api
 from soan.verify.claims import proved_claims
 from soan.verify.properties import verify
@@ -94,3 +96,104 @@ def test_a_slot_emptied_again_in_the_loop_is_not_counted_as_filled(tmp_path):
     out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=0)
     cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 22")
     assert cap["verdict"] == "unknown"
+
+
+# ---- soundness: random loops over cards, every game listed
+
+_CONDS = ["count(p.hand) > {c}", "count(p.hand) >= {c1}", "count(pile) < {k}", "count(p.hand) > 0 and count(deck) > 0",
+          "count(deck) > {c}", "0 < count(p.hand) + count(deck)"]
+_STEPS = [
+    'may choose c from p.hand by p "discards" {{ move c to pile }} else {{ break }}',
+    'choose c from p.hand by p "discards" {{ move c to pile }}',
+    "if count(deck) > 0 {{ draw 1 from deck to pile }}",
+    "draw 1 from deck to p.hand",
+    "if count(p.hand) == 0 {{ move pile to p.hand }}",
+    'choose by p "acts" {{ option stop {{ break }} option give {{ choose c from p.hand by p "gives" {{ move c to pile }} }} }}',
+    "if count(pile) > 0 {{ move first(pile) to p.hand }}",
+    "award 1 to p for pts",
+    'choose c from pile by p "takes back" {{ move c to deck }}',
+]
+
+
+def _loop_spec(draw) -> str:
+    from hypothesis import strategies as st
+
+    cards = draw(st.integers(2, 5))
+    dealt = draw(st.integers(0, cards // 2))
+    cond = draw(st.sampled_from(_CONDS)).format(c=draw(st.integers(0, 1)), c1=draw(st.integers(1, 2)),
+                                               k=draw(st.integers(1, 3)))
+    body = [draw(st.sampled_from(_STEPS)).format() for _ in range(draw(st.integers(1, 3)))]
+    cap = draw(st.integers(1, 4))
+    steps = "\n      ".join(body)
+    return f"""game "Loop" players 2..2
+score pts "Points"
+component card "Card" {{
+  val: 1..1
+}}
+cards card in deck {{ {cards} x val = 1 }}
+zone deck: shared hidden stack
+zone pile: shared public stack
+zone hand: per_player owner unordered
+setup {{
+  for p in players {{ draw {dealt} from deck to p.hand }}
+}}
+rounds 1 {{
+  for p in players {{
+    while {cond} max {cap} {{
+      {steps}
+    }}
+  }}
+}}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _check_loop_caps(text: str) -> None:
+    from hypothesis import assume
+
+    from soan.dsl.errors import SpecErrors, SpecRuntimeError
+    from soan.verify.claims import contradictions
+    from soan.verify.exhaustive import all_games
+
+    try:
+        tables = api.tables(api.compile_text(text, "loop.soan"), 2)
+        claims = [c for c in proved_claims(tables) if c.kind in ("cap_never_reached", "ends_within")]
+        games = all_games(tables)
+    except (SpecErrors, SpecRuntimeError):
+        assume(False)
+    assume(games is not None)
+    bad = contradictions(claims, games)
+    assert not bad, "a proved loop cap is contradicted:\n" + "\n".join(bad) + "\n\nspec:\n" + text
+
+
+def _loop_specs():
+    from hypothesis import strategies as st
+
+    return st.composite(lambda draw: _loop_spec(draw))()
+
+
+def test_no_proved_loop_cap_is_reached_in_any_game_of_a_random_card_loop():
+    """For a few dozen random loops over cards (drains, refills, fills, breaks), no game reaches a cap proved out of reach."""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_loop_specs())
+    def run(text):
+        _check_loop_caps(text)
+
+    run()
+
+
+@pytest.mark.slow
+def test_no_proved_loop_cap_is_reached_in_any_game_of_500_random_card_loops():
+    """The same for 500 random loops over cards."""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=500, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_loop_specs())
+    def run(text):
+        _check_loop_caps(text)
+
+    run()
