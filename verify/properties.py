@@ -207,15 +207,18 @@ class Verifier:
     def _short_supply(self, name: str) -> Witness | None:
         return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
 
-    def _push(self, what: str, value, goal: int) -> None:
-        """A directed search: climb from the games seen towards a higher `value(record)`
-        (stopping at `goal` in its first part), every game it plays observed like the others."""
+    def _push(self, what: str, value, goal: int, start=None, share: float = 2) -> None:
+        """A directed search: climb from the games seen (and `start`, the game that went furthest)
+        towards a higher `value(record)` (stopping at `goal` in its first part), every game it
+        plays observed like the others; `share` games' worth of steps per game of the budget."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
+        if start is not None:
+            starts.insert(0, start)
         if not starts:
             return
         if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit
-            seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), self.max_games * 2
+            seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), int(self.max_games * share)
         else:
             seconds, evals = self._time_left() / 2, None
             if seconds < 0.2:
@@ -485,8 +488,10 @@ class Verifier:
                             detail, bounds={"rounds": n, "decisions": bound, "caps_assumed": assumed})]
         cap = self.b.round_bound
         w = self._round_cap_witness()
-        if w is None and cap is not None:  # push games towards playing every round the cap allows
-            self._push(f"the round cap ({cap})", rounds_played, goal=cap + 1)
+        longest = self.s.longest.get("rounds")
+        if w is None and cap is not None and longest is not None and 2 * longest[0] >= cap:
+            # push games towards playing every round the cap allows, when one already went half-way there
+            self._push(f"the round cap ({cap})", rounds_played, goal=cap + 1, start=longest[1].record, share=4)
             w = self._round_cap_witness()
         if w is not None:
             path, moves = self._witness(w, "round-cap")
@@ -530,9 +535,11 @@ class Verifier:
                 continue
             w = self.s.marks.get(("while_limit", site))
             cap = self.b.int_max(node.limit)
-            if w is None and cap is not None and 2 * self.s.loop_peak.get(site, (0, None))[0] >= cap:
+            peak = self.s.loop_peak.get(site)
+            if w is None and cap is not None and peak is not None and 2 * peak[0] >= cap:
                 # push one run of the loop towards its cap, when play already went half-way there
-                self._push(f"passes of the loop at line {line}", loop_passes(site), goal=cap + 1)
+                self._push(f"passes of the loop at line {line}", loop_passes(site), goal=cap + 1,
+                           start=peak[1].record, share=0.5)
                 w = self.s.marks.get(("while_limit", site))
             if w is not None:
                 path, moves = self._witness(w, f"loop-cap-line{line}")

@@ -2,7 +2,7 @@
 whose cap is proved out of reach, the same loop with a cap that play reaches
 (witnessed, a problem), a loop that refills its own zone (never proved), a
 loop that fills a row up to three cards, a loop that fills every free slot, a bounded recursion, a `repeat` of
-an assumption's count, and a cap only a directed search reaches."""
+an assumption's count, and a loop cap and a round cap only a directed search reaches."""
 
 from __future__ import annotations
 
@@ -197,3 +197,13 @@ def test_no_proved_loop_cap_is_reached_in_any_game_of_500_random_card_loops():
         _check_loop_caps(text)
 
     run()
+
+
+def test_a_round_cap_seeded_games_miss_is_reached_by_pushing_the_rounds_played():
+    """Four ways to take one of two cards and one to wait: seeded games end early, the push on rounds reaches cap 8."""
+    tables = api.tables(api.load(str(SPECS / "round_cap.soan")), 2)
+    seeded = search(tables, 120, 0, 40)
+    assert not any(k == "round_cap" for k, _ in seeded.marks) and seeded.longest["rounds"][0] >= 4
+    out = verify(tables, 120, seed=0, only={"termination"}, max_games=40)
+    game = next(f for f in out["findings"] if f["subject"] == "game")
+    assert game["verdict"] == "witnessed" and game["problem"] and game["bounds"]["cap"] == 8
