@@ -73,6 +73,17 @@ def prove_cap(bs: list[Bounds], node: ir.While, scope: str, reaches: list | None
     """A proof that the loop's cap is never reached, in every branch of the setup, or why not.
     `reaches`: a CallReach for each of `bs` (None: flow's answer alone)."""
     reasons = []
+    if isinstance(node.test, ir.Agg) and node.test.func == "any":
+        proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_per_player()
+                  for k, b in enumerate(bs)]
+        bad = next((p for p in proofs if isinstance(p, str)), None)
+        if bad is None:
+            worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
+            if worst.passes <= worst.cap:
+                return worst
+            reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
+        else:
+            reasons.append(bad)
     for m_expr, kind, bound in dict.fromkeys(_candidates(node.test)):
         proofs = []
         for k, b in enumerate(bs):
@@ -150,6 +161,8 @@ class _Prover:
         self.procs = {p.name: p for p in b.spec.procedures}
         self.chosen_from: dict = {}  # a chosen card (loop body's terms) -> the zones it was chosen from
         self.chosen_src: dict = {}  # ... -> the collection it was chosen from (loop body's terms)
+        self.sticky: tuple = ()  # facts that hold all through a pass (see _prove_per_player)
+        self.nested = 0  # while loops inside the pass being read
         # every statement the body can run, with the running body it lies in
         self.reach: list[tuple[ir.Stmt, str]] = []
         seen_procs: set[str] = set()
@@ -332,6 +345,95 @@ class _Prover:
                 return z is not ANY and bool(z)
         return False
 
+    def _inner_loop(self, w: ir.While, facts, args, calling) -> bool:
+        """A while loop inside the pass makes the pass's progress when it is sure to run, it ends only
+        by its flag (`set done = true` for `while not done ...`, its other conditions always true
+        here, its own cap proved out of reach, no break), and each setting of the flag comes after
+        a statement that makes the progress."""
+        if self.nested >= 2:
+            return False
+        scope = "proc:" + calling[-1] if calling else self.scope
+        inner = _Prover(self.b, w, scope, self.call_reach)
+        if not inner.exit_flags or isinstance(prove_cap([self.b], w, scope, [self.call_reach] if self.call_reach
+                                                        else None), str):
+            return False
+        for c in _conjuncts(w.test):
+            flag = c.operand if isinstance(c, ir.Not) else c
+            if isinstance(flag, ir.Local) and flag.name in inner.exit_flags:
+                continue
+            if not _implies((), self._to_loop(c, args)):
+                return False
+        if not _implies(facts, self._to_loop(w.test, args)):
+            return False
+        if any(isinstance(n, ir.Break) for n, _ in inner.reach):
+            return False
+        self.nested += 1
+        try:
+            for stmts in self._live_blocks(w.body, args):
+                for i, st in enumerate(stmts):
+                    if isinstance(st, ir.Set) and isinstance(st.target, ir.Local) and st.target.name in inner.exit_flags:
+                        if not any(self._stmt(x, self.sticky, 1, args, frozenset(), calling) for x in stmts[:i]):
+                            return False
+        finally:
+            self.nested -= 1
+        return True
+
+    def _live_blocks(self, block: ir.Block, args):
+        """Every statement list under a block, but an option's body that is never offered here."""
+        yield block.stmts
+        for st in block.stmts:
+            for n in ir.children(st):
+                if isinstance(n, ir.Block):
+                    yield from self._live_blocks(n, args)
+                elif isinstance(n, ir.OptionBranch):
+                    if n.when is not None and _implies((), ir.Not(self._to_loop(n.when, args))):
+                        continue
+                    yield from self._live_blocks(n.body, args)
+
+    def prove_per_player(self) -> CapProof | str:
+        """`while any(q in players where count(q.Z) > 0) max N { for p in players { ... } }`: each pass
+        visits every player, and the visit of a player who still holds cards in Z moves one of them
+        out; nothing the loop runs puts a card into any Z.  So a player who holds a card in Z when the
+        cap would stop play held one all along and lost one in every pass: the passes are at most the
+        cards one player's Z can hold (each player's own cards only ever lie in that player's zones)."""
+        line = self.node.span.line
+        t = self.node.test
+        match t:
+            case ir.Agg(func="any", var=q, coll=ir.AllPlayers(), where=ir.BinOp(
+                    op=">", left=ir.Call(func="count", args=(ir.Attr(obj=ir.Local(name=q2), name=zone),)),
+                    right=ir.Int(value=0)), value=None) if q2 == q and zone in self.flow.zone_names:
+                pass
+            case _:
+                return f"the condition at line {line} is not a count of each player's cards in one zone"
+        stmts = self.node.body.stmts
+        if len(stmts) != 1 or not isinstance(stmts[0], ir.For):
+            return f"the loop at line {line} is not one pass over the players"
+        loop = stmts[0]
+        if not (self.b._distinct_players(loop.coll) and self.b.size(loop.coll) == self.b.n):
+            return f"the loop at line {line} does not visit every player once"
+        mine = ir.Attr(ir.Local(loop.var), zone)
+        holds = ir.BinOp(">", ir.Call("count", (mine,)), ir.Int(0))
+        if loop.where is not None and not _implies((holds,), loop.where):
+            return f"the players the loop at line {line} visits may leave out one who holds cards in {zone}"
+        for src, dest, st in self._moves():
+            if dest is ANY or zone in dest:
+                return f"a rule at line {st.span.line} may put cards into {zone}"
+        if any(isinstance(n, ir.Break) for n, _ in self.reach):
+            return f"a break in the loop at line {line} may end a pass before it visits every player"
+        most = _most_per_player(self.b, zone)
+        if most is None:
+            return f"one player's {zone} is not known to hold only that player's own cards"
+        cap = self.b.int_min(self.node.limit)
+        if cap is None:
+            return f"the cap at line {line} has no known least value"
+        self.m = Measure("player", mine, frozenset({zone}), 0)
+        self.sticky = (holds,)
+        if not self._every_pass(loop.body.stmts, self.sticky, 1, None):
+            return f"not every visit of a player who holds cards in {zone} is known to move one out"
+        return CapProof(most, cap, f"each pass visits every player, and the visit of a player who still holds "
+                                   f"cards in {zone} moves one out; nothing the loop runs puts one in, and one "
+                                   f"player's {zone} holds at most {most} cards")
+
     def _start_facts(self) -> tuple:
         return tuple(_conjuncts(self.node.test))
 
@@ -348,8 +450,12 @@ class _Prover:
             if self._stmt(s, facts, depth, args, fresh, calling):
                 return True
             if not isinstance(s, _KEEPS_FACTS):
-                facts = ()  # a count, field, holding or local a condition reads may have changed
-            if any(isinstance(n, _MOVES_CARDS) for n in ir.walk(s)) or (
+                facts = self.sticky  # a count, field, holding or local a condition reads may have changed
+                if isinstance(s, ir.Let) and isinstance(s.value, ir.Bool):  # a flag just set: known
+                    flag = self._to_loop(ir.Local(s.name), args)
+                    facts += (flag if s.value.value else ir.Not(flag),)
+            if any(isinstance(n, _MOVES_CARDS) or (isinstance(n, ir.Set) and isinstance(n.target, ir.Local))
+                   for n in ir.walk(s)) or (
                     self.m.kind == "unset" and any(isinstance(n, ir.Set) and isinstance(n.target, ir.Attr)
                                                    and n.target.name == self.m_field for n in ir.walk(s))):
                 fresh = frozenset()  # a chosen card may have moved, or its field changed
@@ -368,19 +474,27 @@ class _Prover:
             case ir.Phase(body=body):
                 return self._every_pass(body.stmts, facts, depth, args, fresh, calling)
             case ir.If(branches=bs, orelse=orelse):
+                for k, (t, b) in enumerate(bs):  # a branch the facts say is taken, the ones before it too
+                    if _implies(facts, self._to_loop(t, args)):
+                        return all(self._every_pass(b2.stmts, facts + (self._to_loop(t2, args),), depth, args, fresh,
+                                                    calling) for t2, b2 in bs[:k + 1])
                 if orelse is None:
                     return False
                 return all(self._every_pass(b.stmts, facts + (self._to_loop(t, args),), depth, args, fresh, calling)
                            for t, b in bs) and self._every_pass(orelse.stmts, facts, depth, args, fresh, calling)
             case ir.Repeat(count=ir.Int(value=v), body=body) if v >= 1:
                 return self._every_pass(body.stmts, facts, depth + 1, args, fresh, calling)
+            case ir.While():
+                return self._inner_loop(s, facts, args, calling)
             case ir.Choose():
                 return self._choose(s, facts, depth, args, fresh, calling)
             case ir.Do(proc=proc, args=call_args):
                 if proc in calling or len(calling) > 8:
                     return False
                 p = self.procs[proc]
-                inner = {name: self._to_loop(a, args) for name, a in zip(p.params, call_args)}
+                # a parameter the procedure sets anew stands for nothing of the caller's
+                reset = {n.target.name for n in ir.walk(p.body) if isinstance(n, ir.Set) and isinstance(n.target, ir.Local)}
+                inner = {name: None if name in reset else self._to_loop(a, args) for name, a in zip(p.params, call_args)}
                 inner[_FRAME] = proc  # names the procedure's own locals apart from every other body's
                 return self._every_pass(p.body.stmts, facts, depth, inner, fresh, calling + (proc,))
             case ir.Move(what=what, dest=dest):
@@ -448,6 +562,8 @@ class _Prover:
         m = self.m
         if m.kind == "unset":
             return False
+        if m.kind == "player":
+            return count is None and self.chosen_src.get(self._to_loop(what, args)) == m.expr and not (zd & m.zones)
         if m.kind == "drain":
             return zs <= m.zones and not (zd & m.zones)
         return not (zs & m.zones) and self._to_loop(dest, args) == m.expr
@@ -487,6 +603,139 @@ def _inline(spec: ir.Spec, e):
 
             return sub(d.body)
     return e
+
+
+def _most_per_player(b: Bounds, zone: str) -> int | None:
+    """The most cards one player's `zone` can hold: the cards of a set dealt per player lie only in
+    their owner's zones (see _owners_kept) and the others anywhere.  None when that is not known."""
+    t = b.t
+    if not _owners_kept(b):
+        return None
+    cards = b.flow.cards_in(zone)
+    shared = sum(1 for c in cards if t.owner[c] is None)
+    per: dict = {}
+    for c in cards:
+        if t.owner[c] is not None:
+            per[t.owner[c].i] = per.get(t.owner[c].i, 0) + 1
+    return shared + max(per.values(), default=0)
+
+
+def _owners_kept(b: Bounds) -> bool:
+    """Whether every rule that puts cards into a player's zone puts there only that player's own
+    cards of the sets dealt per player: from that player's zones, filtered by `owner`, chosen from
+    such, passed down as a procedure's arguments from such, or from zones such cards never reach.
+    The cards start in their owner's zones, so then they only ever lie in their owner's zones or in
+    shared ones."""
+    t, flow, spec = b.t, b.flow, b.spec
+    if any(f.name == "owner" for c in spec.components for f in c.fields):
+        return False  # a field of that name would hide the card's owner
+    owned = {c for c in range(t.n_cards) if t.owner[c] is not None}
+    if not owned:
+        return True
+    o = _Owners(spec, {z.name for z in spec.zones if z.per_player})
+    per_player = o.per_player
+
+    def free_of_owned(e, scope) -> bool:
+        zs = flow.zones_of(e, scope)
+        return zs is not ANY and not any(set(flow.cards_in(z)) & owned for z in zs)
+
+    for root, scope in o.roots:
+        for n in ir.walk(root):
+            match n:
+                case ir.Move(what=src, dest=dest) | ir.Draw(source=src, dest=dest):
+                    zd = flow.zones_of(dest, scope)
+                    if (zd is not ANY and not (zd & per_player)) or free_of_owned(src, scope):
+                        continue
+                    if not (isinstance(dest, ir.Attr) and dest.name in per_player
+                            and o.owned_by(src, dest.obj, scope, 0)):
+                        return False
+                case ir.Exchange(a=a, b=b_):
+                    if free_of_owned(a, scope) and free_of_owned(b_, scope):
+                        continue
+                    owners = [w for w in (o.zone_owner(a, scope, 0), o.zone_owner(b_, scope, 0)) if w is not None]
+                    if not any(o.owned_by(b_, w, scope, 0) and o.owned_by(a, w, scope, 0) for w in owners):
+                        return False
+    return True
+
+
+class _Owners:
+    """Whose cards an expression denotes, read through choices, lets and procedure arguments."""
+
+    def __init__(self, spec: ir.Spec, per_player: set[str]):
+        self.per_player = per_player
+        self.procs = {p.name: p for p in spec.procedures}
+        self.roots = [(x, "main") for x in (spec.setup, spec.scoring) if x is not None]
+        if spec.rounds is not None:
+            self.roots.append((spec.rounds.body, "rounds"))
+        self.roots += [(p.body, "proc:" + p.name) for p in spec.procedures]
+        self.binders: dict[str, dict] = {}
+        self.calls: dict[str, list] = {}  # procedure -> (its call's arguments, the caller's scope)
+        for root, scope in self.roots:
+            table = self.binders.setdefault(scope, {})
+            for n in ir.walk(root):
+                if isinstance(n, ir.Choose) and n.var is not None and n.source is not None:
+                    table.setdefault(n.var, []).append(n.source)
+                elif isinstance(n, ir.Let):
+                    table.setdefault(n.name, []).append(n.value)
+                elif isinstance(n, (ir.For, ir.Pick)):
+                    table.setdefault(n.var, []).append(n.coll if isinstance(n, ir.For) else n.source)
+                elif isinstance(n, ir.Set) and isinstance(n.target, ir.Local):
+                    table.setdefault(n.target.name, []).append(None)  # reassigned: not followed
+                elif isinstance(n, ir.Do):
+                    self.calls.setdefault(n.proc, []).append((n.args, scope))
+
+    def _binder(self, name: str, scope: str):
+        xs = self.binders.get(scope, {}).get(name, ())
+        return xs[0] if len(xs) == 1 else None
+
+    def _param(self, name: str, scope: str) -> int | None:
+        if not scope.startswith("proc:") or name in self.binders.get(scope, {}):
+            return None
+        params = self.procs[scope[5:]].params
+        return params.index(name) if name in params else None
+
+    def zone_owner(self, e, scope, depth):
+        """The player expression whose zones `e`'s cards lie in (`first(p.stock)`, a card chosen from `p.hand`)."""
+        if depth > 6:
+            return None
+        match e:
+            case ir.Attr(obj=o, name=z) if z in self.per_player:
+                return o
+            case ir.ListComp(coll=c) | ir.Call(func="take" | "first" | "last", args=(c, *_)):
+                return self.zone_owner(c, scope, depth + 1)
+            case ir.Local(name=x) if self._binder(x, scope) is not None:
+                return self.zone_owner(self._binder(x, scope), scope, depth + 1)
+        return None
+
+    def owned_by(self, e, who, scope, depth) -> bool:
+        """Whether every card `e` denotes belongs to the player `who` names, both read in `scope`."""
+        if depth > 8:
+            return False
+        match e:
+            case ir.Attr(obj=o, name=z) if z in self.per_player:
+                return o == who  # read at the same moment
+            case ir.ListComp(var=v, coll=c, where=w):
+                if w is not None and any(isinstance(x, ir.BinOp) and x.op == "==" and x.left == ir.Attr(ir.Local(v), "owner")
+                                         and x.right == who for x in _conjuncts(w)):
+                    return True
+                return self.owned_by(c, who, scope, depth + 1)
+            case ir.Call(func="take" | "first" | "last", args=(c, *_)):
+                return self.owned_by(c, who, scope, depth + 1)
+            case ir.Local(name=x):
+                if self._stable(who, scope) and self._binder(x, scope) is not None:
+                    return self.owned_by(self._binder(x, scope), who, scope, depth + 1)
+                # a procedure's parameter, and the player one of its parameters: so at every call
+                k = self._param(x, scope)
+                if k is not None and isinstance(who, ir.Local) and self._param(who.name, scope) is not None:
+                    j = self._param(who.name, scope)
+                    calls = self.calls.get(scope[5:], [])
+                    return bool(calls) and all(self.owned_by(args[k], args[j], caller, depth + 1)
+                                               for args, caller in calls)
+        return False
+
+    def _stable(self, who, scope) -> bool:
+        """Whether the player `who` names stays the same through its body: parameters, never reassigned."""
+        return all(self._param(n.name, scope) is not None for n in ir.walk(who) if isinstance(n, ir.Local))
 
 
 def _plain_zones(e) -> bool:

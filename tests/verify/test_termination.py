@@ -125,6 +125,18 @@ def _loop_spec(draw) -> str:
     body = [draw(st.sampled_from(_STEPS)).format() for _ in range(draw(st.integers(1, 3)))]
     cap = draw(st.integers(1, 4))
     steps = "\n      ".join(body)
+    if draw(st.booleans()):  # a pass over the players, each visit moving the visited player's cards
+        loop = f"""  while any(p in players where count(p.hand) > 0) max {cap} {{
+    for p in players {{
+      {steps}
+    }}
+  }}"""
+    else:
+        loop = f"""  for p in players {{
+    while {cond} max {cap} {{
+      {steps}
+    }}
+  }}"""
     return f"""game "Loop" players 2..2
 score pts "Points"
 component card "Card" {{
@@ -138,11 +150,7 @@ setup {{
   for p in players {{ draw {dealt} from deck to p.hand }}
 }}
 rounds 1 {{
-  for p in players {{
-    while {cond} max {cap} {{
-      {steps}
-    }}
-  }}
+{loop}
 }}
 winner among p in players by vp(p) desc else draw
 """
@@ -207,3 +215,33 @@ def test_a_round_cap_seeded_games_miss_is_reached_by_pushing_the_rounds_played()
     out = verify(tables, 120, seed=0, only={"termination"}, max_games=40)
     game = next(f for f in out["findings"] if f["subject"] == "game")
     assert game["verdict"] == "witnessed" and game["problem"] and game["bounds"]["cap"] == 8
+
+
+def test_a_pass_over_the_players_each_placing_one_of_their_own_workers_never_reaches_a_cap_of_three(tmp_path):
+    """Each player has 3 workers of their own; each pass visits every player and a turn (its own flag loop)
+    places one: cap 3 of the pass loop is proved, with the turn loop's cap 5 (4 cards to discard, then a place)."""
+    f = findings("workers.soan", 0, tmp_path)
+    outer, turn = f["loop cap at line 39"], f["loop cap at line 24"]
+    assert outer["verdict"] == "proved" and outer["bounds"]["passes"] == 3
+    assert "one player's workers holds at most 3 cards" in outer["detail"]
+    assert turn["verdict"] == "proved" and turn["bounds"]["passes"] == 5
+
+
+def test_the_pass_loop_with_a_cap_below_the_workers_is_witnessed(tmp_path):
+    """The same with cap 2: three workers need three passes, so play reaches the cap."""
+    text = (SPECS / "workers.soan").read_text().replace("max 3 {", "max 2 {")
+    tables = api.tables(api.compile_text(text, "workers_cap2.soan"), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=20)
+    cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 39")
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_workers_that_can_come_back_to_another_player_are_not_counted_per_player(tmp_path):
+    """Giving every placed worker back to the first player breaks 'each player holds only their own': no proof."""
+    text = (SPECS / "workers.soan").read_text().replace(
+        "for p in players { move [d in area where d.owner == p] to p.workers }", "move area to player(1).workers")
+    assert "move area to player(1).workers" in text
+    tables = api.tables(api.compile_text(text, "workers_given.soan"), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=0)
+    cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 39")
+    assert cap["verdict"] == "unknown" and "own cards" in cap["detail"]
