@@ -138,6 +138,10 @@ def _conjuncts(e) -> list:
     return [e]
 
 
+def _hold(zones) -> str:
+    return "holds" if len(zones) == 1 else "hold"
+
+
 def _zone_word(zones) -> str:
     names = sorted(zones)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -265,7 +269,7 @@ class _Prover:
             if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
                 return f"not every pass is known to move a card out of {what} or to end the loop"
             why = (f"each pass moves a card out of {what} or ends the loop, nothing the loop runs puts one back, "
-                   f"and {what} hold at most {most} cards" + (f" (the loop needs more than {bound})" if bound > 0 else
+                   f"and {what} {_hold(zones)} at most {most} cards" + (f" (the loop needs more than {bound})" if bound > 0 else
                                                               " (the loop needs one)" if bound == 0 else ""))
             return CapProof(max(0, most - bound), cap, why)
         if kind == "unset":
@@ -322,7 +326,7 @@ class _Prover:
         return CapProof(max(0, most - bound), cap,
                         f"each pass sets the {field} of one of the cards of {what} whose {field} is none, or ends the "
                         f"loop, "
-                        f"nothing the loop runs sets a {field} back to none or brings a card in, and {what} hold at most "
+                        f"nothing the loop runs sets a {field} back to none or brings a card in, and {what} {_hold(zones)} at most "
                         f"{most} cards")
 
     def _a_card(self, e, scope) -> bool:
