@@ -114,6 +114,8 @@ def _print_verification_diff(rows, out: Console) -> None:
 
 
 def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
+    from soan.diff import metric_cells
+
     out.print(f"[bold]{result['old']['label']} → {result['new']['label']}[/bold]")
     for side, spec in (("old", old), ("new", new)):
         out.print(f"{side}: ", end="", style="dim", markup=False)
@@ -160,9 +162,8 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
     for m in play["metrics"]:
         verdict = ("[bold red]change[/bold red]" if m["change"] else
                    "[dim]same in every game[/dim]" if m["identical"] else "[dim]no evidence[/dim]")
-        t.add_row(m["metric"], f"{m['old']:.3f}", f"{m['new']:.3f}", f"{m['difference']:+.3f}",
-                  f"{m['interval'][0]:+.2f}…{m['interval'][1]:+.2f}", verdict,
-                  "" if m["detectable"] is None else f"±{m['detectable']:.2f}")
+        old_v, new_v, diff, interval, det = metric_cells(m)
+        t.add_row(m["metric"], old_v, new_v, diff, interval, verdict, det)
     out.print(t)
     if play["items"]["only_old"] or play["items"]["only_new"]:
         out.print(f"  scoring items only in the old draft: {play['items']['only_old'] or 'none'}; "
