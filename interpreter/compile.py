@@ -89,6 +89,8 @@ class WhileLoop:
         self.test, self.limit, self.count, self.site, self.span = test, limit, 1, site, span
 
     def next(self, st, f):
+        if self.count > st.loop_peak.get(self.site, 0):  # the most passes one run of this loop made: verify pushes it
+            st.loop_peak[self.site] = self.count
         if not self.test(st, f.env):
             return False
         if self.count >= self.limit:

@@ -177,6 +177,7 @@ class State:
         self.marks: dict[tuple, int] = {}
         self.first_marks: dict[tuple, int] = {}
         self.mark_events: dict[tuple, int] = {}
+        self.loop_peak: dict[tuple, int] = {}  # while loop site -> the most passes one run of it made
         self.steps = 0
         self.passes = 0  # loop passes so far: the game's step budget (MAX_LOOP_PASSES)
         self.ending = False
@@ -319,6 +320,7 @@ class State:
         new.marks = dict(self.marks)
         new.first_marks = dict(self.first_marks)
         new.mark_events = {}
+        new.loop_peak = dict(self.loop_peak)
         new.steps = self.steps
         new.passes = self.passes
         new.ending = self.ending

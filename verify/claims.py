@@ -14,6 +14,8 @@ A claim is contradicted by a game when:
 - tiebreak_total: the ranking at that site left a tie to its fallback;
 - ends_within: the game played more rounds, or took more decisions, than the
   bound (games stopped by an error count with what they did up to the error);
+- cap_never_reached: a `while ... max N` loop at that site reached its cap (the
+  game marked `while_limit` there);
 - ruling_moot: the game read the ruling verify calls moot;
 - holding_in_domain: a player ends the game holding a number of the token
   outside its declared `hold` (checked at the end of each game only);
@@ -31,7 +33,7 @@ from soan.dsl import ir
 from soan.interpreter.runtime import Tables
 
 KINDS = ("score_max", "score_min", "supply_never_short", "pile_never_short", "tiebreak_total", "ends_within",
-         "ruling_moot", "holding_in_domain", "question_never", "question_always")
+         "cap_never_reached", "ruling_moot", "holding_in_domain", "question_never", "question_always")
 
 
 @attrs.frozen
@@ -71,6 +73,9 @@ def proved_claims(tables: Tables) -> list[Claim]:
                     out.append(Claim("pile_never_short", f"line {line}", (line, col), f.claim))
             else:
                 out.append(Claim("supply_never_short", f.subject, None, f.claim))
+        elif f.property == "termination" and f.subject.startswith("loop cap at "):
+            site = tuple(f.bounds["site"])
+            out.append(Claim("cap_never_reached", f"line {site[1]}", site, f.claim))
         elif f.property == "termination":
             b = f.bounds or {}
             value = (b["rounds"], b["decisions"]) if "rounds" in b else None
@@ -126,6 +131,8 @@ def _breaks(c: Claim, g) -> str | None:
         if g.decisions > decisions:
             return f"the game took {g.decisions} decisions"
         return None
+    if c.kind == "cap_never_reached":
+        return f"the loop at {c.subject} reached its cap" if ("while_limit", c.value) in g.marks else None
     if c.kind == "holding_in_domain":
         lo, hi = c.value
         for i, x in enumerate(g.holdings.get(c.subject, ())):

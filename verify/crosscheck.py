@@ -50,6 +50,14 @@ def contradiction(f, s: SearchResult) -> tuple[str, Witness] | None:
             w = s.marks.get(("tie_fallback", tuple(b["site"])))
             if w is not None:
                 return "a game left a tie there", w
+        case "termination" if "site" in b:  # a loop cap proved out of reach, or a loop that never runs
+            site = tuple(b["site"])
+            w = s.marks.get(("while_limit", site))
+            if w is not None:
+                return "a game reached the cap", w
+            peak = s.loop_peak.get(site)
+            if peak is not None and peak[0] > b.get("passes", 0 if f.claim.endswith("never runs") else peak[0]):
+                return f"one run of the loop made {peak[0]} passes", peak[1]
         case "termination":
             for k in ("rounds", "decisions"):
                 if k in b and k in s.longest and s.longest[k][0] > b[k]:

@@ -25,7 +25,8 @@ from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
-                     more_games, observe, pile_drawn, search, tokens_out)
+                     loop_passes, more_games, observe, pile_drawn, rounds_played, search, tokens_out)
+from .termination import CallReach, CapProof, loop_scopes, prove_cap
 
 SCHEMA_VERSION = 1
 # steered games per push when the budget is seconds (with --games N: N / 40, at least 2)
@@ -217,13 +218,16 @@ class Verifier:
     def _short_supply(self, name: str) -> Witness | None:
         return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
 
-    def _push(self, what: str, value, goal: int, steer=None) -> None:
+    def _push(self, what: str, value, goal: int, steer=None, start=None, share: float = 2) -> None:
         """A directed search: games whose every decision is steered by `steer(state)`
-        (see search.directed_games), then a climb from them and the games seen towards
-        a higher `value(record)` (stopping at `goal` in its first part), every game
-        it plays observed like the others."""
+        (see search.directed_games), then a climb from them, `start` (the game that went
+        furthest) and the games seen towards a higher `value(record)` (stopping at `goal`
+        in its first part), every game it plays observed like the others; `share` games'
+        worth of climb steps per game of the budget."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
+        if start is not None:
+            starts.insert(0, start)
         if steer is not None:
             self.progress(f"steering games towards {what}")
             games = DIRECTED_GAMES if self.max_games is None else max(2, self.max_games // 40) if self.max_games else 0
@@ -237,7 +241,7 @@ class Verifier:
         if not starts:
             return
         if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit
-            seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), self.max_games * 2
+            seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), int(self.max_games * share)
         else:
             seconds, evals = self._time_left() / 2, None
             if seconds < 0.2:
@@ -488,57 +492,103 @@ class Verifier:
     # ---- 4. termination
 
     def p_termination(self) -> list[Finding]:
-        return self._game_ends() + self._loop_caps()
+        caps = self._loop_caps()
+        return self._game_ends(caps) + caps
 
-    def _game_ends(self) -> list[Finding]:
+    def _game_ends(self, caps: list[Finding]) -> list[Finding]:
         r = self.spec.rounds
         if r is None:
             return [Finding("termination", "game", "proved", "the game ends", "it has no rounds")]
         # the most decisions over every outcome of the setup's opening random picks
         per_branch = [[site.firings for site in self._sites(ir.Choose, b)] for b in self.bs]
         bound = None if any(f is None for d in per_branch for f in d) else max(sum(d) for d in per_branch)
+        # a loop cap not proved out of reach is an assumption that may be what ends play
+        assumed = [f.subject.removeprefix("loop cap at ") for f in caps if f.verdict != "proved"]
+        by_caps = ((f"; the loop cap at {assumed[0]} is" if len(assumed) == 1 else
+                    f"; the loop caps at {', '.join(assumed)} are") +
+                   " counted as a rule, though a cap is an assumption (see its finding)") if assumed else \
+            "; every loop cap is proved out of reach" if caps else ""
         if r.count is not None:
             n = self.b.round_bound
-            detail = f"{n} rounds, and every loop has a bound"
+            detail = f"{n} rounds, and every loop has a bound" + by_caps
             if bound is None:
                 return [Finding("termination", "game", "unknown", f"the game ends after {n} rounds",
                                 "a rule may repeat without a known bound (recursion?)")]
             return [Finding("termination", "game", "proved", f"the game ends after {n} rounds, within {bound} decisions",
-                            detail, bounds={"rounds": n, "decisions": bound})]
+                            detail, bounds={"rounds": n, "decisions": bound, "caps_assumed": assumed})]
         cap = self.b.round_bound
-        w = next((w for (k, _), w in self.s.marks.items() if k == "round_cap"), None)
+        w = self._round_cap_witness()
+        longest = self.s.longest.get("rounds")
+        if w is None and cap is not None and longest is not None and 2 * longest[0] >= cap:
+            # push games towards playing every round the cap allows, when one already went half-way there
+            self._push(f"the round cap ({cap})", rounds_played, goal=cap + 1, start=longest[1].record, share=4)
+            w = self._round_cap_witness()
         if w is not None:
             path, moves = self._witness(w, "round-cap")
             return [Finding("termination", "game", "witnessed", "a game can go on without end",
                             f"it reached the spec's declared cap of {cap} rounds (an assumption, not a rule)",
                             problem=True, bounds={"cap": cap}, witness=path, moves=moves,
                             depends_on=sorted(w.record.log["consulted_rulings"]))]
+        longest = self.s.longest.get("rounds", (0, None))[0]
         return [Finding("termination", "game", "unknown", "every game ends before the cap",
                         f"the end condition is not proved; the cap of {cap} rounds was never reached in "
-                        f"{self.s.games} games", bounds={"cap": cap})]
+                        f"{self.s.games} games (the longest played {longest} rounds)", bounds={"cap": cap})]
+
+    def _round_cap_witness(self) -> Witness | None:
+        return next((w for (k, _), w in self.s.marks.items() if k == "round_cap"), None)
 
     def _loop_caps(self) -> list[Finding]:
         """A `while ... max N` cap is an assumption that ends play the rules did not end:
-        reaching it is a problem, and until that is ruled out it is not a pass."""
+        reaching it is a problem, and until that is ruled out it is not a pass.  A measure
+        read from the loop's condition (verify/termination.py) proves it out of reach; failing
+        that, a directed search pushes one run of the loop towards the cap."""
         out = []
         loops = {n.span.site: n for root in _rule_roots(self.spec) for n in ir.walk(root) if isinstance(n, ir.While)}
+        scopes = loop_scopes(self.spec)
         for site, node in sorted(loops.items()):
-            subject = f"loop cap at line {node.span.line}"
+            line = node.span.line
+            subject = f"loop cap at line {line}"
+            if self.b.truth(node.test) is False:
+                out.append(Finding("termination", subject, "proved", f"the loop at line {line} never runs",
+                                   "its condition is false whenever it is reached", bounds={"site": list(site)}))
+                continue
+            if not hasattr(self, "_reaches"):  # where cards can go, each procedure call with its own arguments
+                self._reaches = [CallReach(b.flow, loc) for b, (_, loc) in zip(self.bs, self.branches)]
+            proof = prove_cap(self.bs, node, scopes[site][1], self._reaches) if site in scopes else \
+                "the loop is not in the rules"
+            if isinstance(proof, CapProof):
+                out.append(Finding("termination", subject, "proved",
+                                   f"the loop at line {line} always ends before its cap",
+                                   f"{proof.why}: at most {proof.passes} passes, and the cap is {proof.cap}"
+                                   + self._abstraction_note(),
+                                   bounds={"site": list(site), "passes": proof.passes, "cap": proof.cap}))
+                continue
             w = self.s.marks.get(("while_limit", site))
+            cap = self.b.int_max(node.limit)
+            peak = self.s.loop_peak.get(site)
+            if w is None and cap is not None and peak is not None and 2 * peak[0] >= cap:
+                # push one run of the loop towards its cap, when play already went half-way there
+                self._push(f"passes of the loop at line {line}", loop_passes(site), goal=cap + 1,
+                           start=peak[1].record, share=0.5)
+                w = self.s.marks.get(("while_limit", site))
             if w is not None:
-                path, moves = self._witness(w, f"loop-cap-line{node.span.line}")
-                out.append(Finding("termination", subject, "witnessed", f"the loop at line {node.span.line} can reach "
+                path, moves = self._witness(w, f"loop-cap-line{line}")
+                out.append(Finding("termination", subject, "witnessed", f"the loop at line {line} can reach "
                                    f"its cap", "play went on until the cap stopped it (an assumption, not a rule)",
                                    problem=True, witness=path, moves=moves,
                                    depends_on=sorted(w.record.log["consulted_rulings"])))
-            elif self.b.truth(node.test) is False:
-                out.append(Finding("termination", subject, "proved", f"the loop at line {node.span.line} never runs",
-                                   "its condition is false whenever it is reached"))
-            else:
-                out.append(Finding("termination", subject, "unknown",
-                                   f"the loop at line {node.span.line} always ends before its cap",
-                                   f"not proved; the cap was never reached in {self.s.games} games"))
+                continue
+            most = self.s.loop_peak.get(site, (0, None))[0]
+            out.append(Finding("termination", subject, "unknown",
+                               f"the loop at line {line} always ends before its cap",
+                               f"not proved: {proof}; the cap was never reached in {self.s.games} games "
+                               f"(one run made at most {most} passes)", bounds={"site": list(site)}))
         return out
+
+    def _abstraction_note(self) -> str:
+        if len(self.branches) == 1:
+            return " (where cards can go, from the declared card sets)"
+        return f" (where cards can go, for each of the {len(self.branches)} outcomes of the setup's opening random picks)"
 
     # ---- the designer's own invariants and questions
 

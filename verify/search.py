@@ -46,6 +46,8 @@ class SearchResult:
     # a work budget (games, evaluations) cut short by the wall-clock limit: verdicts may then
     # depend on the machine's speed, and the output says so
     cut_short: bool = False
+    # while loop site -> (the most passes one run of it made in any game, that game)
+    loop_peak: dict = attrs.field(factory=dict)
 
 
 def bots_for(g: int, n: int) -> list[str]:
@@ -354,6 +356,9 @@ def observe(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
     for k, v in length.items():
         if k not in res.longest or v > res.longest[k][0]:
             res.longest[k] = (v, Witness(rec, len(rec.log["steps"])))
+    for site, passes in st.loop_peak.items():
+        if site not in res.loop_peak or passes > res.loop_peak[site][0]:
+            res.loop_peak[site] = (passes, Witness(rec, len(rec.log["steps"])))
     for r in rec.log["consulted_rulings"]:
         _keep(res.consulted, r, Witness(rec, 0))
     result = rec.result
@@ -365,6 +370,22 @@ def observe(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
                 res.best[k] = (v, Witness(rec, len(rec.log["steps"])))
             if k not in res.worst or v < res.worst[k][0]:
                 res.worst[k] = (v, Witness(rec, len(rec.log["steps"])))
+
+
+def loop_passes(site: tuple):
+    """A game's value when pushing a while loop towards its cap: the most passes one run of
+    the loop at `site` made, one more once the cap stopped it."""
+    def value(rec):
+        st = rec.state
+        return (st.loop_peak.get(site, 0) + int(("while_limit", site) in st.first_marks), 0)
+    return value
+
+
+def rounds_played(rec: GameRecord):
+    """A game's value when pushing a `rounds until ... cap` game towards its cap: its rounds, one
+    more once the cap stopped it (steered by its decisions)."""
+    capped = any(k == "round_cap" for k, _ in rec.state.first_marks)
+    return (rec.result.get("rounds", 0) + int(capped), sum(1 for step in rec.log["steps"] if "move" in step))
 
 
 def confirm(tables: Tables, w: Witness) -> bool:

@@ -1,0 +1,247 @@
+"""Termination on small specs whose answer is known by hand: a draining loop
+whose cap is proved out of reach, the same loop with a cap that play reaches
+(witnessed, a problem), a loop that refills its own zone (never proved), a
+loop that fills a row up to three cards, a loop that fills every free slot, a bounded recursion, a `repeat` of
+an assumption's count, and a loop cap and a round cap only a directed search reaches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soan import api
+from soan.verify.claims import proved_claims
+from soan.verify.properties import verify
+from soan.verify.search import search
+
+SPECS = Path(__file__).parent / "termination_specs"
+
+
+def findings(name: str, games: int, tmp_path) -> dict:
+    tables = api.tables(api.load(str(SPECS / name)), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=games)
+    return {f["subject"]: f for f in out["findings"]}
+
+
+def test_a_loop_that_moves_a_card_out_of_the_hand_each_pass_never_reaches_a_cap_of_every_card(tmp_path):
+    """Each pass discards a card or breaks, and the hand holds at most the deck's 4 cards: cap 4 is proved out of reach."""
+    f = findings("drain.soan", 0, tmp_path)
+    cap = f["loop cap at line 15"]
+    assert cap["verdict"] == "proved"
+    assert cap["bounds"]["passes"] == 4 and cap["bounds"]["cap"] == 4
+    assert "moves a card out of hand" in cap["detail"]
+    assert f["game"]["verdict"] == "proved" and f["game"]["bounds"]["caps_assumed"] == []
+
+
+def test_the_same_loop_with_a_cap_of_one_is_witnessed_reaching_it(tmp_path):
+    """With two cards in hand and a cap of 1, a player who discards once is stopped by the cap: a witnessed problem."""
+    f = findings("drain_cap_reached.soan", 20, tmp_path)
+    cap = f["loop cap at line 15"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+    assert Path(cap["witness"]).exists()
+    assert f["game"]["bounds"]["caps_assumed"] == ["line 15"]
+    assert "assumption" in f["game"]["detail"]
+
+
+def test_a_loop_that_refills_its_own_zone_is_never_proved(tmp_path):
+    """A hand refilled from the discard pile it empties into: no proof; with games, the cap is seen reached."""
+    assert findings("refill.soan", 0, tmp_path)["loop cap at line 15"]["verdict"] == "unknown"
+    assert findings("refill.soan", 20, tmp_path)["loop cap at line 15"]["verdict"] == "witnessed"
+
+
+def test_a_loop_filling_a_row_to_three_cards_never_reaches_a_cap_of_three(tmp_path):
+    """`while count(row) < 3 ... max 3` with a guarded draw into the row: at most 3 passes."""
+    cap = findings("fill.soan", 0, tmp_path)["loop cap at line 11"]
+    assert cap["verdict"] == "proved" and cap["bounds"]["passes"] == 3
+
+
+def test_a_bounded_recursion_and_a_repeat_of_an_assumption_end_within_the_hand_counted_decisions(tmp_path):
+    """countdown(p, 3) makes 3 decisions per player and `repeat steps` (3) three more: 2 rounds x (2 x 3 + 3) = 18."""
+    game = findings("recursion.soan", 0, tmp_path)["game"]
+    assert game["verdict"] == "proved"
+    assert game["bounds"]["rounds"] == 2 and game["bounds"]["decisions"] == 18
+
+
+def test_a_cap_seeded_games_miss_is_reached_by_pushing_one_run_of_the_loop(tmp_path):
+    """Two ways to stop and one to go on: seeded games stop half-way, the push on the loop's passes reaches cap 6."""
+    tables = api.tables(api.load(str(SPECS / "push.soan")), 2)
+    seeded = search(tables, 120, 0, 40)
+    site = next(iter(seeded.loop_peak))
+    assert ("while_limit", site) not in seeded.marks and seeded.loop_peak[site][0] >= 3
+    cap = findings("push.soan", 40, tmp_path)["loop cap at line 15"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_a_proved_cap_is_a_claim_the_soundness_hunter_checks():
+    """The proved cap becomes a cap_never_reached claim naming the loop's site."""
+    tables = api.tables(api.load(str(SPECS / "drain.soan")), 2)
+    claims = [c for c in proved_claims(tables) if c.kind == "cap_never_reached"]
+    assert [(c.subject, c.value[1:]) for c in claims] == [("line 15", (15, 5))]
+
+
+def test_a_loop_that_fills_a_free_slot_each_pass_never_reaches_a_cap_of_every_slot(tmp_path):
+    """Each pass sets the `holds` of a slot whose `holds` is none, and the board has 3 slots: cap 3 is out of reach."""
+    cap = findings("fill_slots.soan", 0, tmp_path)["loop cap at line 22"]
+    assert cap["verdict"] == "proved" and cap["bounds"]["passes"] == 3
+    assert "holds" in cap["detail"]
+
+
+def test_a_slot_emptied_again_in_the_loop_is_not_counted_as_filled(tmp_path):
+    """The same loop setting a slot's `holds` back to none in a pass: no proof."""
+    text = (SPECS / "fill_slots.soan").read_text().replace(
+        "          award 1 to p for pts\n", "          award 1 to p for pts\n          set s.holds = none\n")
+    assert "set s.holds = none" in text
+    tables = api.tables(api.compile_text(text, "slots_emptied.soan"), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=0)
+    cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 22")
+    assert cap["verdict"] == "unknown"
+
+
+# ---- soundness: random loops over cards, every game listed
+
+_CONDS = ["count(p.hand) > {c}", "count(p.hand) >= {c1}", "count(pile) < {k}", "count(p.hand) > 0 and count(deck) > 0",
+          "count(deck) > {c}", "0 < count(p.hand) + count(deck)"]
+_STEPS = [
+    'may choose c from p.hand by p "discards" {{ move c to pile }} else {{ break }}',
+    'choose c from p.hand by p "discards" {{ move c to pile }}',
+    "if count(deck) > 0 {{ draw 1 from deck to pile }}",
+    "draw 1 from deck to p.hand",
+    "if count(p.hand) == 0 {{ move pile to p.hand }}",
+    'choose by p "acts" {{ option stop {{ break }} option give {{ choose c from p.hand by p "gives" {{ move c to pile }} }} }}',
+    "if count(pile) > 0 {{ move first(pile) to p.hand }}",
+    "award 1 to p for pts",
+    'choose c from pile by p "takes back" {{ move c to deck }}',
+]
+
+
+def _loop_spec(draw) -> str:
+    from hypothesis import strategies as st
+
+    cards = draw(st.integers(2, 5))
+    dealt = draw(st.integers(0, cards // 2))
+    cond = draw(st.sampled_from(_CONDS)).format(c=draw(st.integers(0, 1)), c1=draw(st.integers(1, 2)),
+                                               k=draw(st.integers(1, 3)))
+    body = [draw(st.sampled_from(_STEPS)).format() for _ in range(draw(st.integers(1, 3)))]
+    cap = draw(st.integers(1, 4))
+    steps = "\n      ".join(body)
+    if draw(st.booleans()):  # a pass over the players, each visit moving the visited player's cards
+        loop = f"""  while any(p in players where count(p.hand) > 0) max {cap} {{
+    for p in players {{
+      {steps}
+    }}
+  }}"""
+    else:
+        loop = f"""  for p in players {{
+    while {cond} max {cap} {{
+      {steps}
+    }}
+  }}"""
+    return f"""game "Loop" players 2..2
+score pts "Points"
+component card "Card" {{
+  val: 1..1
+}}
+cards card in deck {{ {cards} x val = 1 }}
+zone deck: shared hidden stack
+zone pile: shared public stack
+zone hand: per_player owner unordered
+setup {{
+  for p in players {{ draw {dealt} from deck to p.hand }}
+}}
+rounds 1 {{
+{loop}
+}}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _check_loop_caps(text: str) -> None:
+    from hypothesis import assume
+
+    from soan.dsl.errors import SpecErrors, SpecRuntimeError
+    from soan.verify.claims import contradictions
+    from soan.verify.exhaustive import all_games
+
+    try:
+        tables = api.tables(api.compile_text(text, "loop.soan"), 2)
+        claims = [c for c in proved_claims(tables) if c.kind in ("cap_never_reached", "ends_within")]
+        games = all_games(tables)
+    except (SpecErrors, SpecRuntimeError):
+        assume(False)
+    assume(games is not None)
+    bad = contradictions(claims, games)
+    assert not bad, "a proved loop cap is contradicted:\n" + "\n".join(bad) + "\n\nspec:\n" + text
+
+
+def _loop_specs():
+    from hypothesis import strategies as st
+
+    return st.composite(lambda draw: _loop_spec(draw))()
+
+
+def test_no_proved_loop_cap_is_reached_in_any_game_of_a_random_card_loop():
+    """For a few dozen random loops over cards (drains, refills, fills, breaks), no game reaches a cap proved out of reach."""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_loop_specs())
+    def run(text):
+        _check_loop_caps(text)
+
+    run()
+
+
+@pytest.mark.slow
+def test_no_proved_loop_cap_is_reached_in_any_game_of_500_random_card_loops():
+    """The same for 500 random loops over cards."""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=500, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_loop_specs())
+    def run(text):
+        _check_loop_caps(text)
+
+    run()
+
+
+def test_a_round_cap_seeded_games_miss_is_reached_by_pushing_the_rounds_played():
+    """Four ways to take one of two cards and one to wait: seeded games end early, the push on rounds reaches cap 8."""
+    tables = api.tables(api.load(str(SPECS / "round_cap.soan")), 2)
+    seeded = search(tables, 120, 0, 40)
+    assert not any(k == "round_cap" for k, _ in seeded.marks) and seeded.longest["rounds"][0] >= 4
+    out = verify(tables, 120, seed=0, only={"termination"}, max_games=40)
+    game = next(f for f in out["findings"] if f["subject"] == "game")
+    assert game["verdict"] == "witnessed" and game["problem"] and game["bounds"]["cap"] == 8
+
+
+def test_a_pass_over_the_players_each_placing_one_of_their_own_workers_never_reaches_a_cap_of_three(tmp_path):
+    """Each player has 3 workers of their own; each pass visits every player and a turn (its own flag loop)
+    places one: cap 3 of the pass loop is proved, with the turn loop's cap 5 (4 cards to discard, then a place)."""
+    f = findings("workers.soan", 0, tmp_path)
+    outer, turn = f["loop cap at line 39"], f["loop cap at line 24"]
+    assert outer["verdict"] == "proved" and outer["bounds"]["passes"] == 3
+    assert "one player's workers holds at most 3 cards" in outer["detail"]
+    assert turn["verdict"] == "proved" and turn["bounds"]["passes"] == 5
+
+
+def test_the_pass_loop_with_a_cap_below_the_workers_is_witnessed(tmp_path):
+    """The same with cap 2: three workers need three passes, so play reaches the cap."""
+    text = (SPECS / "workers.soan").read_text().replace("max 3 {", "max 2 {")
+    tables = api.tables(api.compile_text(text, "workers_cap2.soan"), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=20)
+    cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 39")
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_workers_that_can_come_back_to_another_player_are_not_counted_per_player(tmp_path):
+    """Giving every placed worker back to the first player breaks 'each player holds only their own': no proof."""
+    text = (SPECS / "workers.soan").read_text().replace(
+        "for p in players { move [d in area where d.owner == p] to p.workers }", "move area to player(1).workers")
+    assert "move area to player(1).workers" in text
+    tables = api.tables(api.compile_text(text, "workers_given.soan"), 2)
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=0)
+    cap = next(f for f in out["findings"] if f["subject"] == "loop cap at line 39")
+    assert cap["verdict"] == "unknown" and "own cards" in cap["detail"]
