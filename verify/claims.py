@@ -40,7 +40,7 @@ KINDS = ("score_max", "score_min", "supply_never_short", "pile_never_short", "ti
 class Claim:
     kind: str  # one of KINDS
     subject: str  # "total", "item NAME", a token name, "line L" of a draw, a ranking's "line:col", "game", a ruling
-    value: object  # the bound (int), or (rounds, decisions) for ends_within, or None
+    value: object  # the bound (int), (rounds, decisions) for ends_within, a site (file, line, column), or None
     text: str  # the claim as verify printed it
 
 
@@ -57,7 +57,7 @@ def proved_claims(tables: Tables) -> list[Claim]:
     assert len(tiebreaks) == len(rankings), "verify's tie-break findings no longer follow its rankings"
     for f, site in zip(tiebreaks, rankings):
         if f.verdict == "proved":
-            out.append(Claim("tiebreak_total", f"{site[0]}:{site[1]}", None, f.claim))
+            out.append(Claim("tiebreak_total", f"{site[1]}:{site[2]}", site, f.claim))
     for f in findings:
         if f.verdict != "proved":
             continue
@@ -66,11 +66,11 @@ def proved_claims(tables: Tables) -> list[Claim]:
             out.append(Claim("score_max", f.subject, hi, f.claim))
             out.append(Claim("score_min", f.subject, lo, f.claim))
         elif f.property == "supplies":
-            if f.subject.startswith("draws from "):  # verify proves no pile today; read it if it ever does
-                sites = [(s.node.span.line, s.node.span.col) for s in v._sites(ir.Draw)
-                         if _pile_name(s.node) == f.subject[len("draws from "):]]
-                for line, col in sites:
-                    out.append(Claim("pile_never_short", f"line {line}", (line, col), f.claim))
+            if f.subject.startswith("draws from "):
+                # the engine marks a short draw at its site: (file, line, column)
+                sites = {s.node.span.site for s in v._sites(ir.Draw) if _pile_name(s.node) == f.subject[len("draws from "):]}
+                for site in sorted(sites):
+                    out.append(Claim("pile_never_short", f"line {site[1]}", site, f.claim))
             else:
                 out.append(Claim("supply_never_short", f.subject, None, f.claim))
         elif f.property == "termination" and f.subject.startswith("loop cap at "):
@@ -119,9 +119,8 @@ def _breaks(c: Claim, g) -> str | None:
     if c.kind == "pile_never_short":
         return f"the draw at {c.subject} found its pile short" if ("short_draw", c.value) in g.marks else None
     if c.kind == "tiebreak_total":
-        line, col = (int(x) for x in c.subject.split(":"))
         return f"the ranking at {c.subject} left a tie to its fallback" \
-            if ("tie_fallback", (line, col)) in g.marks else None
+            if ("tie_fallback", c.value) in g.marks else None
     if c.kind == "ends_within":
         if c.value is None:
             return None
@@ -151,10 +150,11 @@ def _breaks(c: Claim, g) -> str | None:
     raise ValueError(f"unknown claim kind {c.kind}")
 
 
-def _ranking_sites(v) -> list[tuple[int, int]]:
-    sites = [(n.span.line, n.span.col) for _, n in v._rankings()]
+def _ranking_sites(v) -> list[tuple[str, int, int]]:
+    """Each ranking's site as the engine marks it: (file, line, column)."""
+    sites = [n.span.site for _, n in v._rankings()]
     if v.spec.winner is not None:
-        sites.append((v.spec.winner.span.line, v.spec.winner.span.col))
+        sites.append(v.spec.winner.span.site)
     return sites
 
 

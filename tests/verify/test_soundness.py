@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from specgen import AVOIDABLE, SHAPES, shapes_of, small_specs
 
 from soan import api
+from soan.dsl import ir
 from soan.dsl.errors import SpecErrors, SpecRuntimeError
 from soan.verify.claims import Claim, contradictions, proved_claims
 from soan.verify.exhaustive import GameFacts, all_games, replay_path
@@ -250,3 +251,28 @@ def test_no_proved_claim_is_contradicted_in_a_draft_that_extends_another(text):
             assume(False)
         bad = contradictions(claims, games)
         assert not bad, "\n".join(bad)
+
+
+def test_false_pile_and_tiebreak_claims_are_contradicted_at_the_engine_s_own_sites():
+    """A claim that a draw never finds its pile short, or that a ranking never falls to its fallback, is
+    checked at the site the engine marks (file, line, column): a game that breaks it is found."""
+    from soan.verify.claims import proved_claims
+
+    text = _spec("""zone deck: shared hidden stack
+zone pile: shared public unordered
+component stone "stone" { weight: 1..1 = 1 }
+cards stone in deck { 1 x weight = 1 }
+rounds 2 {
+  draw 1 from deck to pile
+}""")
+    tables = api.tables(api.compile_text(text, "h.soan"), 2)
+    games = all_games(tables)
+    draw = next(n for n in ir.walk(tables.spec.rounds) if isinstance(n, ir.Draw))
+    winner = tables.spec.winner
+    bad = contradictions([Claim("pile_never_short", f"line {draw.span.line}", draw.span.site, "never short"),
+                          Claim("tiebreak_total", f"{winner.span.line}:{winner.span.col}", winner.span.site,
+                                "always separates")], games)
+    assert len(bad) == 2 and "found its pile short" in bad[0] and "left a tie to its fallback" in bad[1]
+    # and verify itself claims neither here
+    kinds = {c.kind for c in proved_claims(tables)}
+    assert "pile_never_short" not in kinds and "tiebreak_total" not in kinds
