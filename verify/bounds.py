@@ -261,8 +261,8 @@ class Bounds:
                     self._guards.append(held)
                     try:
                         self.loop(body, mult, None if n is None else max(0, n), anew)
-                    finally:
-                        self._guards.remove(held)
+                    finally:  # by identity: two loops' tests may be equal (`while true` in `while true`)
+                        self._guards[:] = [g for g in self._guards if g is not held]
             case ir.If(branches=bs, orelse=orelse):
                 runs, settled = [], False
                 for test, b in bs:

@@ -496,3 +496,11 @@ def test_verify_rulings_measures_valued_assumptions_too():
     assert f[("rulings", "bonus")]["verdict"] == "witnessed"
     assert f[("rulings", "bonus")]["claim"] == "the situation of assumption 'bonus' arises"
     assert f[("rulings", "bonus")]["bounds"]["read"] > 0
+
+
+def test_nested_loops_with_equal_tests_are_read_without_error():
+    """`while true max 1 { while true max 1 { ... } }`: each loop's test guards its own passes, and reading
+    the inner one does not take the outer one's away (a crash the soundness hunter found)."""
+    f, _ = findings(_pile_spec("  while true max 1 { while true max 1 { draw 1 from deck to row } }"), max_games=5)
+    assert f[("supplies", "draws from deck")]["verdict"] == "proved"  # four draws of five cards in all
+    assert f[("termination", "game")]["verdict"] == "proved"
