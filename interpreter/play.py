@@ -21,7 +21,7 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_DECISIONS
 
-from .bots import BOTS, BotInput, determinize
+from .bots import BOTS, FROM_STREAM, BotInput, determinize
 from .runtime import Tables
 from .state import CHANCE, State
 from .streams import Streams
@@ -88,9 +88,9 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
     def choose(st: State, p: int, moves) -> int:
         if len(moves) < 2:
             return 0  # no bot is asked about a forced move
-        stream, rng = streams.decision(st, p)
+        stream = streams.decision_name(st, p)
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
-                        (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, rng)
+                        (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, FROM_STREAM)
         return players[p].choose(info)
 
     return record_game(tables, seed, choose, list(bots), narrate, on_step, streams=streams)
