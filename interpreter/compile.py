@@ -849,6 +849,7 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     [(label, sort key, members)]."""
     classes: dict = {}  # label -> (label, key, members), in the order first met
     loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
+    kind_states, kinds, card_labels = st.t.kind_states, st.t.kind, st.t.card_labels
     zones = {loc[x.id] for x in items if type(x) is CardRef}
     several_zones = len(zones) > 1
     bit = 1 << chooser
@@ -857,7 +858,8 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             cid = x.id
             # State.viewers, inline
             if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
-                label = st.card_text(cid)
+                # State.card_text, which only adds to the label a card with states or face down
+                label = st.card_text(cid) if facedown[cid] or kind_states[kinds[cid]] else card_labels[cid]
                 if several_zones:
                     label += f" in {st.t.zone_label(loc[cid])}"
             else:
@@ -894,20 +896,52 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
         raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
                                "split it into several smaller choices")
     moves: list[Move] = []
-    for taken, key in _selections(sizes, lo, hi):
-        if not taken:
-            moves.append(Move("nothing", (), key))
-            continue
-        items: list = []
-        names = []
-        for k, m in taken:
-            label, _key, members = classes[k]
-            items.extend(members[:m])
-            names.append(label if m == 1 else f"{label} x{m}")
-        moves.append(Move("{" + ", ".join(names) + "}", tuple(items), key))
+    members = [c[2] for c in classes]
+    for label, taken, key in _labelled(tuple(c[0] for c in classes), sizes, lo, hi):
+        if len(taken) == 1:
+            k, m = taken[0]
+            items = tuple(members[k][:m])
+        else:
+            items = []
+            for k, m in taken:
+                items.extend(members[k][:m])
+            items = tuple(items)
+        moves.append(Move(label, items, key))
     return moves
 
 
+_LABELLED: dict = {}
+_LABELLED_MAX = 512  # entries kept; only choices of at most _LABELLED_SMALL selections are kept
+_LABELLED_SMALL = 500
+
+
+def _labelled(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
+    """(move label, (class, how many) taken, sort key) for every selection of _selections, labelled
+    with the classes' labels.  Hands of the same cards recur all game long and from game to game, so
+    small choices are kept (the memory bounded: at most _LABELLED_MAX of at most _LABELLED_SMALL)."""
+    key = (labels, sizes, lo, hi)
+    out = _LABELLED.get(key)
+    if out is None:
+        out = _label_selections(labels, sizes, lo, hi)
+        if len(out) <= _LABELLED_SMALL:
+            if len(_LABELLED) >= _LABELLED_MAX:
+                _LABELLED.clear()
+            _LABELLED[key] = out
+    return out
+
+
+def _label_selections(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
+    out = []
+    for taken, key in _selections(sizes, lo, hi):
+        if not taken:
+            out.append(("nothing", (), key))
+            continue
+        names = [labels[k] if m == 1 else f"{labels[k]} x{m}" for k, m in taken]
+        out.append(("{" + ", ".join(names) + "}", taken, key))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
 def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
     """How many ways to take between lo and hi items from classes of these sizes."""
     ways = [1] + [0] * hi  # ways[t]: selections of exactly t items from the classes so far
