@@ -381,6 +381,8 @@ class ExprCodegen:
             return f"(st.facedown[{o}.id] if type({o}) is _CardRef else {{get}}(st, {o}))"
         if name in _CARD_SPECIAL:
             return None
+        if name == "eliminated" and name not in _STATIC_NAMES(t):  # a player's, read where the object is one
+            return f"(st.elim[{o}.i] if type({o}) is _PlayerRef else {{get}}(st, {o}))"
         return f"(_fields[{o}.id].get({name!r}) if type({o}) is _CardRef else {{get}}(st, {o}))"
 
     def g_Index(self, e, scope):

@@ -23,7 +23,7 @@ from soan.dsl.limits import MAX_DECISIONS
 
 from .bots import BOTS, FROM_STREAM, BotInput, determinize
 from .runtime import Tables
-from .state import CHANCE, State
+from .state import CHANCE, Chance, Decision, State
 from .streams import Streams
 
 # 3: per-purpose random streams and the rulings in force; 2: the streams (issue 20's first logs, some with
@@ -111,13 +111,19 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
     steps: list[dict] = []
     if on_step:
         on_step(st)
-    while not st.is_terminal():
+    while st.result is None:
+        pending = st.pending  # State.current_player, inline: the loop runs once per step of every game
+        if isinstance(pending, Decision):
+            p = pending.player
+        elif isinstance(pending, Chance):
+            p = CHANCE
+        else:
+            break
         if len(steps) >= MAX_STEPS:
             rounds = tables.spec.rounds
             raise SpecRuntimeError(f"the game did not end within {MAX_STEPS:,} decisions and chance events",
                                    rounds.span if rounds is not None else None,
                                    "does the game have a way to end? every game stops after this many steps")
-        p = st.current_player()
         if p == CHANCE:
             outcome = streams.chance(st) if chance is None else chance(st, chance_rng)
             text = st.pending.describe(outcome)

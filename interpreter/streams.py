@@ -62,6 +62,8 @@ def uniforms(base: str, names) -> list[float]:
 
 def _with_copies(labels) -> list[str]:
     """Labels made unique by a copy number among equal labels, in order."""
+    if type(labels) is list and len(set(labels)) == len(labels):
+        return labels  # no two alike (the usual case): nothing to number
     seen: dict[str, int] = {}
     out = []
     for lab in labels:
