@@ -850,6 +850,7 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     classes: dict = {}  # label -> (label, key, members), in the order first met
     loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
     kind_states, kinds, card_labels = st.t.kind_states, st.t.kind, st.t.card_labels
+    cs, defaults = st.cs, st.t.state_default
     zones = {loc[x.id] for x in items if type(x) is CardRef}
     several_zones = len(zones) > 1
     bit = 1 << chooser
@@ -858,8 +859,15 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             cid = x.id
             # State.viewers, inline
             if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
-                # State.card_text, which only adds to the label a card with states or face down
-                label = st.card_text(cid) if facedown[cid] or kind_states[kinds[cid]] else card_labels[cid]
+                # State.card_text, which only adds to the label a state off its default or face down
+                label = card_labels[cid]
+                if facedown[cid]:
+                    label = st.card_text(cid)
+                else:
+                    for name in kind_states[kinds[cid]]:
+                        if cs[name][cid] != defaults[name][cid]:
+                            label = st.card_text(cid)
+                            break
                 if several_zones:
                     label += f" in {st.t.zone_label(loc[cid])}"
             else:
