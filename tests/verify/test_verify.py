@@ -308,3 +308,27 @@ def test_a_def_only_the_examples_call_is_said_to_serve_the_examples():
     f, _ = findings(text, budget=1.0, max_games=5)
     assert "used only by the examples" in f[("dead", "def helper")]["claim"]
     assert "is never used" in f[("dead", "def unused")]["claim"]
+
+
+def test_verify_gives_the_same_findings_for_one_and_two_jobs(tmp_path):
+    """The search's seeded games split over two processes give exactly the findings of one (only the seconds differ)."""
+    tables = api.tables(api.load(str(ROOT / "specs" / "kitano-20.soan")), 3)
+    one = verify(tables, 600, 0, witness_dir=tmp_path / "one", max_games=16, jobs=1)
+    two = verify(tables, 600, 0, witness_dir=tmp_path / "two", max_games=16, jobs=2)
+    for r in (one, two):
+        r["search"].pop("seconds")
+        for f in r["findings"]:
+            f["witness"] = f["witness"] and Path(f["witness"]).name
+    assert one == two and one["search"]["games"] >= 16
+
+
+def test_verify_command_jobs_flag_changes_nothing_but_the_seconds(tmp_path, capsys):
+    """'soan verify --jobs 2 --json' prints what '--jobs 1 --json' prints, but for the search's seconds."""
+    outs = []
+    for j in (1, 2):
+        code = main(["verify", str(ROOT / "specs" / "kitano-20.soan"), "--players", "4", "--games", "8", "--json",
+                     "--jobs", str(j), "--witness-dir", str(tmp_path)])
+        out = json.loads(capsys.readouterr().out)
+        out["search"].pop("seconds")
+        outs.append((code, out))
+    assert outs[0] == outs[1]
