@@ -34,7 +34,7 @@ import hashlib
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def, fmt,
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def_fn, fmt,
                       make_range, ranking,
                       rank_groups)
 
@@ -206,7 +206,7 @@ class ExprCodegen:
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
-            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
+            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def_fn, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
                                                                    "KeyError": KeyError, "dict": dict, "type": type},
@@ -216,6 +216,7 @@ class ExprCodegen:
         self._n = 0
         self._defs_started: set[str] = set()
         self._slow: dict[str, object] = {}
+        self._names: set | None = None
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -434,8 +435,7 @@ class ExprCodegen:
                 self.ns[fname] = self.rules.def_fn(e.func)
             args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
-            return (f"_call_def(lambda inner: {fname}(st, inner), {{{args}}}, {e.func!r}, "
-                    f"{self._const(e.span, 'span')})")
+            return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
         if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
                 and len(e.args) == 1:
             seq = f"as_list(st, {self.gen(e.args[0], scope)})"
@@ -464,7 +464,7 @@ class ExprCodegen:
         if op == "or":
             return f"(bool({a}) or bool({b}))"
         if op in ("==", "!="):
-            lit = self._plain_literal(e.left) or self._plain_literal(e.right)
+            lit = self._plain(e.left) or self._plain(e.right)
             test = f"({a} == {b})" if lit else f"_same({a}, {b})"
             return test if op == "==" else f"(not {test})"
         if op == "has":
@@ -475,10 +475,24 @@ class ExprCodegen:
             return f"{self._COMPARE[op]}(st, {a}, {b}, {self._const(e.span, 'span')})"
         return f"{self._ARITH[op]}({a}, {b}, {self._const(e.span, 'span')})"
 
-    @staticmethod
-    def _plain_literal(e) -> bool:
-        """A name or string literal: `==` with it cannot confuse true with 1, so plain == is _same."""
-        return isinstance(e, (ir.Symbol, ir.Str))
+    def _plain(self, e) -> bool:
+        """A name or string literal, or a card field that only ever holds names (or none): `==` with it
+        cannot confuse true with 1, so plain == is _same."""
+        if isinstance(e, (ir.Symbol, ir.Str)):
+            return True
+        return isinstance(e, ir.Attr) and e.name in self._name_fields()
+
+    def _name_fields(self) -> set:
+        """Static card fields whose every value is a name or none, and which no player reads under the same
+        name (an object that is not a card then gives none or an error, never a number or a truth value)."""
+        if self._names is None:
+            t = self.t
+            names = {f for fields in t.fields for f in fields}
+            taken = set(t.player_zone_names) | set(t.player_vars) | set(t.tokens) | set(t.state_default) \
+                | set(_CARD_SPECIAL) | {"eliminated", "seat"}
+            self._names = {f for f in names - taken
+                           if all(type(fields.get(f)) in (str, type(None)) for fields in t.fields)}
+        return self._names
 
     def g_Not(self, e, scope):
         return f"(not {self.gen(e.operand, scope)})"

@@ -366,6 +366,15 @@ def call_def(body, env, name: str, span):
                                "does every chain of calls reach a case that stops?") from None
 
 
+def call_def_fn(fn, st, env, name: str, span):
+    """call_def for generated code: `fn(st, env)` without a closure made per call."""
+    try:
+        return fn(st, env)
+    except RecursionError:  # the innermost call names itself; the calls around it pass that on
+        raise SpecRuntimeError(f"def '{name}' calls itself without end, or too deeply to follow", span,
+                               "does every chain of calls reach a case that stops?") from None
+
+
 def as_list(st, v) -> tuple:
     """A value used as a collection: a zone's cards, a list, or a single item."""
     if type(v) is tuple:
