@@ -903,19 +903,29 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
     if _count_selections(sizes, lo, hi) > MAX_SUBSETS + (1 if lo <= 0 else 0):
         raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
                                "split it into several smaller choices")
-    moves: list[Move] = []
     members = [c[2] for c in classes]
-    for label, taken, key in _labelled(tuple(c[0] for c in classes), sizes, lo, hi):
-        if len(taken) == 1:
-            k, m = taken[0]
-            items = tuple(members[k][:m])
-        else:
-            items = []
-            for k, m in taken:
-                items.extend(members[k][:m])
-            items = tuple(items)
-        moves.append(Move(label, items, key))
-    return moves
+    return [_Selection(label, key, members, taken)
+            for label, taken, key in _labelled(tuple(c[0] for c in classes), sizes, lo, hi)]
+
+
+class _Selection(Move):
+    """A move that takes several items: its value (the items, in class order) is only put together when
+    read, since of a hand's many selections a game takes one."""
+
+    __slots__ = ("_members", "_taken", "_items")
+
+    def __init__(self, label, sort_key, members, taken):
+        self.label, self.sort_key = label, sort_key
+        self._members, self._taken, self._items = members, taken, None
+
+    @property
+    def value(self) -> tuple:
+        if self._items is None:
+            items: list = []
+            for k, m in self._taken:
+                items.extend(self._members[k][:m])
+            self._items = tuple(items)
+        return self._items
 
 
 _LABELLED: dict = {}

@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from fractions import Fraction
 
 STREAMS_FORMAT = 2
 
@@ -151,9 +150,13 @@ def keyed_choice(base: str, labels: list[str]) -> int:
 
 
 def _by_cumulative(u: float, outcomes) -> int:
-    acc = Fraction(0)
+    # u < (running sum of the probabilities), decided exactly in integers, as comparing with a Fraction
+    # sum would (State.sample_chance does the same): u = un / ud exactly, the sum = an / ad
+    un, ud = u.as_integer_ratio()
+    an, ad = 0, 1
     for i, (_, p) in enumerate(outcomes):
-        acc += p
-        if u < acc:
+        pn, pd = p.numerator, p.denominator
+        an, ad = an * pd + pn * ad, ad * pd
+        if un * ad < an * ud:
             return i
     return len(outcomes) - 1
