@@ -343,6 +343,17 @@ class RuleCompiler:
                     v = combine(st.gv[name], value(st, f.env))
                     self.t.check_domain(domain, v, name, span)
                     st.gv[name] = v
+            case ir.Attr(obj=obj, name=name) if opname == "=":
+                objf = self.x(obj)
+
+                def op(st, f):  # a plain `=` never reads the old value: no combine() per set
+                    o = objf(st, f.env)
+                    if type(o) is PlayerRef:
+                        st.set_player_var(name, o.i, value(st, f.env), span)
+                    elif type(o) is CardRef:
+                        st.set_card_state(o.id, name, value(st, f.env), span)
+                    else:
+                        raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
             case ir.Attr(obj=obj, name=name):
                 objf = self.x(obj)
 
