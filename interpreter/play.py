@@ -298,7 +298,7 @@ def game_summaries(tables: Tables, games: int, seed: int, bots: list[str],
 def parallel_map(fn: Callable, items: Iterable, jobs: int = 1, progress: Callable[[int], None] | None = None) -> list:
     """[fn(x) for x in items], worked out in `jobs` forked processes and returned in the order of `items`.
 
-    Each item (a seed, or a small tuple naming a game) is sent to a worker and its result sent back, so
+    Each item (a seed, or a small tuple naming a game) is sent to a child process and its result sent back, so
     both must pickle; `fn` itself, and the tables it closes over, the workers inherit by fork.  Work is
     handed out in chunks of consecutive items, several per process so that the processes finish
     together, and taken back chunk by chunk in order: the output never depends on `jobs`.  A rule error
@@ -324,7 +324,7 @@ class Workers:
         if self.jobs > 1 and _can_fork():
             import multiprocessing
 
-            if _WORK is not None:  # already in a worker (or another pool is open): work in this process
+            if _WORK is not None:  # already in a child process (or another pool is open): work in this process
                 self.jobs = 1
                 return self
             _WORK = self.fn

@@ -360,7 +360,7 @@ class State:
 
     def __getstate__(self) -> dict:
         """A finished game's state without its tables (the rules' compiled code does not pickle): a
-        worker process sends it back, and the receiver sets `t` to its own copy of the same tables."""
+        child process sends it back, and the receiver sets `t` to its own copy of the same tables."""
         if self.frames or self.pending is not None:
             raise TypeError("only a finished game's state can be sent between processes")
         return {**self.__dict__, "t": None, "on_round_end": None}

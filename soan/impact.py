@@ -111,7 +111,7 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
             # in workers, a batch of games at a time: the budget may stop the base games at any one
             batch = 1 if workers.pool is None else workers.jobs * 8
             for rec in workers.imap(range(seed + g, seed + min(games, g + batch))):
-                rec.state.t = base_t  # a worker's record comes back without the tables
+                rec.state.t = base_t  # a record from another process comes back without the tables
                 read = _read_set(rec, live)
                 replay_for = {s["name"] for s in live} if looks_ahead else read
                 cost = rec.state.steps * (1 + sum(len(s["alternatives"]) for s in live if s["name"] in replay_for))
@@ -181,7 +181,7 @@ def _paired(subs, base, reads, replays, alt_tables, base_t, spec, seed, logs_dir
                     if isinstance(b, str):
                         failure = f"seed {base[i].log['seed']}: {b}"
                     else:
-                        b.state.t = t  # a worker's record comes back without the tables
+                        b.state.t = t  # a record from another process comes back without the tables
                         steps_used += b.state.steps
                         pairs.append((i, b))
                 done += 1

@@ -110,7 +110,7 @@ def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
                 if error is not None:  # a finding about the spec, not the end of the search
                     res.errors.append((seed + g, bots, SpecRuntimeError(*error)))
                 else:
-                    rec.state.t = tables  # a worker's record comes back without the tables
+                    rec.state.t = tables  # a record from another process comes back without the tables
                     _absorb(res, rec, tables)
                 g += 1
                 res.games += 1
