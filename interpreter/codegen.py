@@ -206,7 +206,7 @@ class ExprCodegen:
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
-            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def_fn, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
+            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def_fn, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_C": tables.C, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
                                                                    "KeyError": KeyError, "dict": dict, "type": type},
@@ -217,6 +217,9 @@ class ExprCodegen:
         self._defs_started: set[str] = set()
         self._slow: dict[str, object] = {}
         self._names: set | None = None
+        self._reads: dict | None = None  # env locals read by the function being generated -> Python local
+        self._ids: set[str] = set()  # comprehension variables that hold card ids, not cards (_zone_ids)
+        self._columns: dict[str, str] = {}
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -224,15 +227,31 @@ class ExprCodegen:
         if e is None:
             return None
         name = self._fresh("e")
-        code = self.gen(e, {})
-        return self._define(name, e, f"return {code}")
+        saved, self._reads = self._reads, {}
+        try:
+            code = self.gen(e, {})
+            return self._define(name, e, self._hoisted() + f"return {code}")
+        finally:
+            self._reads = saved
 
     def binder(self, var, coll, where):
         """`var in coll where cond` -> fn(state, env) -> (items kept, env), as runtime's binder."""
         name = self._fresh("b")
-        seq = self._filtered(var, coll, where, {})
-        node = where if where is not None else coll
-        return self._define(name, node, f"return ({seq}, env)", as_tuple=True, fallback=self.closures.binder(var, coll, where))
+        saved, self._reads = self._reads, {}
+        try:
+            seq = self._filtered(var, coll, where, {})
+            node = where if where is not None else coll
+            return self._define(name, node, self._hoisted() + f"return ({seq}, env)", as_tuple=True,
+                                fallback=self.closures.binder(var, coll, where))
+        finally:
+            self._reads = saved
+
+    def _hoisted(self) -> str:
+        """The env's locals the function reads, each read once at its start into a Python local (a read in a
+        comprehension's condition would otherwise look the key up once per element).  Reading a local has
+        no effect, and one without a value raises KeyError here as it would later: the closure then runs
+        the expression as written (and raises the located error where the expression reaches it)."""
+        return "".join(f"{py} = env[{key!r}]\n        " for key, py in self._reads.items())
 
     def source(self) -> str:
         return "\n".join(self.sources)
@@ -332,7 +351,12 @@ class ExprCodegen:
     def g_Local(self, e, scope):
         if e.name in scope:
             return scope[e.name]
-        return f"env[{e.name!r}]"
+        if self._reads is None:
+            return f"env[{e.name!r}]"
+        py = self._reads.get(e.name)
+        if py is None:
+            py = self._reads[e.name] = f"_l{len(self._reads)}"
+        return py
 
     def g_GlobalVar(self, e, scope):
         return f"st.gv[{e.name!r}]"
@@ -356,6 +380,8 @@ class ExprCodegen:
     def g_Attr(self, e, scope):
         getter = self._const(_attr_getter(self.t, e.name, e.span), f"get_{e.name}_")
         obj = self.gen(e.obj, scope)
+        if obj in self._ids:  # a card id of _zone_agg's loop
+            return self._card_column(e.name).format(i=obj)
         if isinstance(e.obj, ir.Local):
             fast = self._attr_fast(e.name, obj)
             if fast is not None:  # the object is a name: reading it twice costs nothing and changes nothing
@@ -414,6 +440,87 @@ class ExprCodegen:
     def g_Agg(self, e, scope):
         if e.func in ("all", "any") and e.value is None and e.where is not None:
             return self.g_Agg(ir.Agg(e.func, e.var, e.coll, None, e.where, span=e.span), scope)
+        fast = self._zone_agg(e, scope)
+        if fast is not None:
+            return fast
+        return self._agg(e, scope)
+
+    def _zone_agg(self, e, scope) -> str | None:
+        """count/size, or sum/max/min of a value, over a zone's cards where every use of the card is one
+        of its attributes: looped over the zone's card ids, each attribute read from a column, instead of
+        making a card per id and reading it through the general getter.  Guarded by the zone really being
+        one (the object a player); anything else runs the general expression."""
+        if e.func in ("count", "size"):
+            if e.value is not None:
+                return None
+        elif e.func not in ("sum", "max", "min") or e.value is None:
+            return None
+        zone = self._zone_ids(e.coll, scope)
+        if zone is None:
+            return None
+        ids, guard = zone
+        if not all(self._only_card_attrs(x, e.var) for x in (e.where, e.value) if x is not None):
+            return None
+        v = self._fresh("i")
+        self._ids.add(v)
+        inner = {**scope, e.var: v}
+        seq = f"[{v} for {v} in {ids} if {self.gen(e.where, inner)}]" if e.where is not None else ids
+        if e.value is None:
+            fast = f"len({seq})"
+        else:  # every condition first, then every value, as the general expression evaluates them
+            fast = (f"_AGGS[{e.func!r}](tuple([{self.gen(e.value, inner)} for {v} in {seq}]), "
+                    f"{self._const(e.span, 'span')})")
+        if guard is None:
+            return fast
+        return f"({fast} if {guard} else {self._agg(e, scope)})"
+
+    def _zone_ids(self, coll, scope) -> tuple[str, str | None] | None:
+        """(the list of card ids in the zone `coll` names, the test that it names one) for a shared zone or
+        a player's zone read off a local; None for any other collection."""
+        t = self.t
+        if isinstance(coll, ir.SharedZone):
+            return f"st.zones[{t.slot_of[(coll.name, -1)]}]", None
+        if isinstance(coll, ir.Attr) and isinstance(coll.obj, ir.Local) and coll.name in t.player_zone_names:
+            o = self.gen(coll.obj, scope)
+            if o in self._ids:
+                return None
+            slots = self._const(tuple(t.slot_of[(coll.name, p.i)] for p in t.P), f"slots_{coll.name}_")
+            return f"st.zones[{slots}[{o}.i]]", f"type({o}) is _PlayerRef"
+        return None
+
+    def _card_column(self, name: str) -> str | None:
+        """How to read attribute `name` of the card whose id is `{i}`, exactly as _attr_getter reads a card's,
+        or None for an attribute this does not read by id."""
+        t = self.t
+        if name in t.player_zone_names or name in t.player_vars or name in t.tokens or name in ("eliminated", "seat"):
+            return None
+        if name == "kind":
+            return "_kind[{i}]"
+        if name == "facedown":
+            return "st.facedown[{i}]"
+        if name in _CARD_SPECIAL:
+            return None
+        if name in t.state_default:
+            has = self._const(tuple(name in t.kind_states[k] for k in t.kind), f"has_{name}_")
+            # a card without the state: the general getter (the state's column, then the card's fields)
+            get = self._const(_attr_getter(t, name, None), f"get_{name}_")
+            return f"(st.cs[{name!r}][{{i}}] if {has}[{{i}}] else {get}(st, _C[{{i}}]))"
+        col = self._columns.get(name)
+        if col is None:
+            col = self._columns[name] = self._const(tuple(f.get(name) for f in t.fields), f"col_{name}_")
+        return f"{col}[{{i}}]"
+
+    def _only_card_attrs(self, e, var) -> bool:
+        """Every use of local `var` in `e` is an attribute _card_column reads, and nothing in `e` binds `var`."""
+        if isinstance(e, ir.Attr) and isinstance(e.obj, ir.Local) and e.obj.name == var:
+            return self._card_column(e.name) is not None
+        if isinstance(e, ir.Local):
+            return e.name != var
+        if getattr(e, "var", None) == var:
+            return False
+        return all(self._only_card_attrs(c, var) for c in ir.children(e))
+
+    def _agg(self, e, scope):
         seq = self._filtered(e.var, e.coll, e.where, scope, as_tuple=e.func not in ("count", "size", "any", "all"))
         if e.value is not None:
             v = self._fresh("v")
