@@ -327,7 +327,19 @@ class ExprCodegen:
         v = self._fresh("v")
         inner = {**scope, var: v}
         comp = f"[{v} for {v} in {src} if {self.gen(where, inner)}]"
-        return f"tuple({comp})" if as_tuple else comp
+        general = f"tuple({comp})" if as_tuple else comp
+        zone = self._zone_ids(coll, scope)
+        if zone is None or not self._only_card_attrs(where, var):
+            return general
+        # the zone's cards whose attributes pass: tested by card id, the kept ones made cards (the same
+        # card objects as_list gives)
+        ids, guard = zone
+        i = self._fresh("i")
+        self._ids.add(i)
+        fast = f"[_C[{i}] for {i} in {ids} if {self.gen(where, {**scope, var: i})}]"
+        if as_tuple:
+            fast = f"tuple({fast})"
+        return fast if guard is None else f"({fast} if {guard} else {general})"
 
     # ---- expressions --------------------------------------------------------------------------
 
