@@ -795,16 +795,24 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
         out: list[list] = []
         sub: list = []
         prev = None
+        last = k + 1 == len(keys)
         for kv, _, x in keyed:
             if sub and kv == prev:
                 sub.append(x)
             else:
                 if sub:
-                    out.extend(split(sub, k + 1, top and not out))
+                    # what split() would give a group no later key can part, without the call
+                    if len(sub) < 2 or last or (top_only and not (top and not out)):
+                        out.append(sub)
+                    else:
+                        out.extend(split(sub, k + 1, top and not out))
                 sub = [x]
             prev = kv
         if sub:
-            out.extend(split(sub, k + 1, top and not out))
+            if len(sub) < 2 or last or (top_only and not (top and not out)):
+                out.append(sub)
+            else:
+                out.extend(split(sub, k + 1, top and not out))
         return out
 
     return split(list(seq), 0) if seq else []
