@@ -321,7 +321,10 @@ class ExprCodegen:
 
     def _filtered(self, var, coll, where, scope, as_tuple=True) -> str:
         """The elements of `coll` that satisfy `where`, as a tuple (or a list, for an aggregate)."""
-        src = f"as_list(st, {self.gen(coll, scope)})"
+        if isinstance(coll, (ir.AllPlayers, ir.PlayersFrom, ir.RangeExpr, ir.ListComp)):
+            src = self.gen(coll, scope)  # always a tuple already: as_list would give it back as it is
+        else:
+            src = f"as_list(st, {self.gen(coll, scope)})"
         if where is None:
             return src
         v = self._fresh("v")
