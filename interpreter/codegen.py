@@ -220,6 +220,7 @@ class ExprCodegen:
         self._reads: dict | None = None  # env locals read by the function being generated -> Python local
         self._ids: set[str] = set()  # comprehension variables that hold card ids, not cards (_zone_ids)
         self._columns: dict[str, str] = {}
+        self._no_fast = False  # generating the general branch of a zone fast path
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -327,13 +328,9 @@ class ExprCodegen:
             src = f"as_list(st, {self.gen(coll, scope)})"
         if where is None:
             return src
-        v = self._fresh("v")
-        inner = {**scope, var: v}
-        comp = f"[{v} for {v} in {src} if {self.gen(where, inner)}]"
-        general = f"tuple({comp})" if as_tuple else comp
-        zone = self._zone_ids(coll, scope)
+        zone = None if self._no_fast else self._zone_ids(coll, scope)
         if zone is None or not self._only_card_attrs(where, var):
-            return general
+            return self._kept(src, var, where, scope, as_tuple)
         # the zone's cards whose attributes pass: tested by card id, the kept ones made cards (the same
         # card objects as_list gives)
         ids, guard = zone
@@ -342,7 +339,14 @@ class ExprCodegen:
         fast = f"[_C[{i}] for {i} in {ids} if {self.gen(where, {**scope, var: i})}]"
         if as_tuple:
             fast = f"tuple({fast})"
-        return fast if guard is None else f"({fast} if {guard} else {general})"
+        if guard is None:
+            return fast
+        return f"({fast} if {guard} else {self._general(self._kept, src, var, where, scope, as_tuple)})"
+
+    def _kept(self, src, var, where, scope, as_tuple) -> str:
+        v = self._fresh("v")
+        comp = f"[{v} for {v} in {src} if {self.gen(where, {**scope, var: v})}]"
+        return f"tuple({comp})" if as_tuple else comp
 
     # ---- expressions --------------------------------------------------------------------------
 
@@ -470,7 +474,7 @@ class ExprCodegen:
                 return None
         elif e.func not in ("sum", "max", "min") or e.value is None:
             return None
-        zone = self._zone_ids(e.coll, scope)
+        zone = None if self._no_fast else self._zone_ids(e.coll, scope)
         if zone is None:
             return None
         ids, guard = zone
@@ -487,7 +491,15 @@ class ExprCodegen:
                     f"{self._const(e.span, 'span')})")
         if guard is None:
             return fast
-        return f"({fast} if {guard} else {self._agg(e, scope)})"
+        return f"({fast} if {guard} else {self._general(self._agg, e, scope)})"
+
+    def _general(self, fn, *args) -> str:
+        """`fn(*args)` generated without the zone fast paths (the branch a guard sends anything but a zone to)."""
+        saved, self._no_fast = self._no_fast, True
+        try:
+            return fn(*args)
+        finally:
+            self._no_fast = saved
 
     def _zone_ids(self, coll, scope) -> tuple[str, str | None] | None:
         """(the list of card ids in the zone `coll` names, the test that it names one) for a shared zone or
