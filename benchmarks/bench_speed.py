@@ -192,8 +192,14 @@ def jobs(spec, games: int, engine: str) -> dict:
     tables = _tables(spec, 4, engine)
     out = {}
     results = {}
+    import resource
+
+    def cpu() -> float:  # this process and its finished child processes
+        return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+
     for j in (1, 2):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu()
         try:
             results[j] = api.simulate(tables, games, SEED, ["random"] * 4, jobs=j)
         except TypeError:
@@ -201,6 +207,8 @@ def jobs(spec, games: int, engine: str) -> dict:
                 return {"games": games, "unavailable": "simulate takes no jobs here"}
             results[j] = api.simulate(tables, games, SEED, ["random"] * 4)
         out[f"jobs{j}_seconds"] = time.perf_counter() - t0
+        out[f"jobs{j}_cpu_seconds"] = cpu() - c0
+    out["load_average"] = os.getloadavg()[0]
     out["games"] = games
     out["speedup"] = out["jobs1_seconds"] / out["jobs2_seconds"]
     out["identical"] = results[1] == results[2]
@@ -266,7 +274,9 @@ def main(argv=None) -> int:
             print(f"simulate --jobs: {j['unavailable']}")
         else:
             print(f"simulate -n {j['games']}: --jobs 1 {j['jobs1_seconds']:.2f} s, --jobs 2 {j['jobs2_seconds']:.2f} s, "
-                  f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}")
+                  f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}; CPU seconds "
+                  f"(all processes) {j['jobs1_cpu_seconds']:.2f} and {j['jobs2_cpu_seconds']:.2f}; load average "
+                  f"{j['load_average']:.1f} on {os.cpu_count()} cores")
     if "greedy_closures" in report:
         print(f"greedy game on the closure interpreter, alternating with the above: "
               f"{report['greedy_closures']['ms_per_game']:.0f} ms per game")
