@@ -13,7 +13,10 @@ What is compiled: every expression node except a ranking's keys machinery
 the rarer builtins (sees, reverse, take, abs, next, distance, player, supply,
 aggregates over several arguments), which call the closure interpreter's own
 code for that node.  Statements stay closures (interpreter/compile.py); they
-call these functions.
+call these functions.  A function reads each env local it needs once, at its
+start; a count, sum, min, max or filter over a zone's cards that only reads
+the cards' attributes loops over the zone's card ids and reads columns (the
+general expression beside it, for an object that is not a player).
 
 Safety: the source is produced only from IR nodes.  Every value from a spec
 (a name, a string, a number) enters it as a Python literal made by `repr` of
