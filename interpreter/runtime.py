@@ -777,14 +777,17 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
             return [group]
         fn, desc = keys[k]
         values = []
+        ints = True
         for x in group:
             inner[var] = x
             v = fn(st, inner)
             if v is None:
                 raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
                                        "filter those out with 'where', or give the key a value")
+            if type(v) is not int:
+                ints = False
             values.append(v)
-        if all(type(v) is int for v in values):
+        if ints:
             # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
             keyed = [(-v if desc else v, idx, x) for idx, (v, x) in enumerate(zip(values, group))]
             keyed.sort()  # by (key, position): positions differ, so the items themselves are never compared
