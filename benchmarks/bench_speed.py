@@ -209,10 +209,33 @@ def jobs(spec, games: int, engine: str) -> dict:
         out[f"jobs{j}_seconds"] = time.perf_counter() - t0
         out[f"jobs{j}_cpu_seconds"] = cpu() - c0
     out["load_average"] = os.getloadavg()[0]
+    out["machine_two_process_speedup"] = _two_process_ceiling()
     out["games"] = games
     out["speedup"] = out["jobs1_seconds"] / out["jobs2_seconds"]
     out["identical"] = results[1] == results[2]
     return out
+
+
+def _burn(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+
+def _two_process_ceiling(n: int = 3_000_000) -> float:
+    """What the machine gives two processes right now: two independent plain-Python loops in two processes
+    against both in one (about 2x on an idle 2-core machine; about 1x when its cores are busy)."""
+    import multiprocessing
+
+    t0 = time.perf_counter()
+    _burn(n)
+    _burn(n)
+    one = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pool.map(_burn, [n, n])
+    return one / (time.perf_counter() - t0)
 
 
 def main(argv=None) -> int:
@@ -276,7 +299,8 @@ def main(argv=None) -> int:
             print(f"simulate -n {j['games']}: --jobs 1 {j['jobs1_seconds']:.2f} s, --jobs 2 {j['jobs2_seconds']:.2f} s, "
                   f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}; CPU seconds "
                   f"(all processes) {j['jobs1_cpu_seconds']:.2f} and {j['jobs2_cpu_seconds']:.2f}; load average "
-                  f"{j['load_average']:.1f} on {os.cpu_count()} cores")
+                  f"{j['load_average']:.1f} on {os.cpu_count()} cores; two plain busy loops in two processes vs one: "
+                  f"{j['machine_two_process_speedup']:.2f}x (what the machine gives a second process now)")
     if "greedy_closures" in report:
         print(f"greedy game on the closure interpreter, alternating with the above: "
               f"{report['greedy_closures']['ms_per_game']:.0f} ms per game")

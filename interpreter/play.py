@@ -11,6 +11,7 @@ seat) replay as they always did.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import random
@@ -328,10 +329,14 @@ class Workers:
                 self.jobs = 1
                 return self
             _WORK = self.fn
+            # everything made so far (the tables, the generated code) the children only read: out of the
+            # collector's reach, so their collections neither scan it nor copy its pages
+            gc.freeze()
             try:
                 self.pool = multiprocessing.get_context("fork").Pool(self.jobs)
             except BaseException:
                 _WORK = None
+                gc.unfreeze()
                 raise
         return self
 
@@ -342,6 +347,7 @@ class Workers:
             self.pool.join()
             self.pool = None
             _WORK = None
+            gc.unfreeze()
 
     def map(self, items: Iterable, progress: Callable[[int], None] | None = None) -> list:
         return list(self.imap(items, progress))
