@@ -102,6 +102,50 @@ def greedy(spec, games: int, engines: tuple[str, ...]) -> dict:
     return {e: {"players": 4, "games": games, "ms_per_game": total[e] / games * 1000} for e in engines}
 
 
+def greedy_breakdown(spec, engine: str, games: int = 3) -> dict:
+    """Where a greedy game's time goes: its bots' sampling of hidden cards (determinize, a copy and a
+    re-deal), copying the sample once per move, playing the move, and scoring the copy as if the game
+    ended there (the spec's own end-of-game rules); the rest is the game itself.  CPU seconds
+    (time.process_time), so the split does not move with the machine's load."""
+    from soan.interpreter import bots as botsmod
+    from soan.interpreter.state import State
+
+    tables = _tables(spec, 4, engine)
+    spent = {"sample": 0.0, "copy": 0.0, "score": 0.0}
+    clock = time.process_time
+    orig = playmod.determinize, State.clone, botsmod.score_if_ended
+    depth = [0]
+
+    def timed(name, fn):
+        def wrapper(*a, **k):
+            if depth[0]:  # a copy made inside sampling or scoring is counted there
+                return fn(*a, **k)
+            depth[0] += 1
+            t0 = clock()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[name] += clock() - t0
+                depth[0] -= 1
+        return wrapper
+
+    playmod.determinize = timed("sample", orig[0])  # play_game's bots sample through this name
+    State.clone = timed("copy", orig[1])
+    botsmod.score_if_ended = timed("score", orig[2])
+    try:
+        t0 = clock()
+        for k in range(games):
+            api.play(tables, SEED + k, ["greedy"] * 4)
+        total = clock() - t0
+    finally:
+        playmod.determinize, State.clone, botsmod.score_if_ended = orig
+    out = {"games": games, "cpu_ms_per_game": total / games * 1000}
+    for k, v in spent.items():
+        out[f"{k}_share"] = v / total
+    out["rest_share"] = 1 - sum(spent.values()) / total
+    return out
+
+
 def copy_vs_replay(spec, engine: str, reps: int = 200) -> dict:
     """At every decision of one random game: clone the state, and rebuild it by
     replaying the log's steps so far; the mean cost of each."""
@@ -148,8 +192,14 @@ def jobs(spec, games: int, engine: str) -> dict:
     tables = _tables(spec, 4, engine)
     out = {}
     results = {}
+    import resource
+
+    def cpu() -> float:  # this process and its finished child processes
+        return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+
     for j in (1, 2):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu()
         try:
             results[j] = api.simulate(tables, games, SEED, ["random"] * 4, jobs=j)
         except TypeError:
@@ -157,10 +207,35 @@ def jobs(spec, games: int, engine: str) -> dict:
                 return {"games": games, "unavailable": "simulate takes no jobs here"}
             results[j] = api.simulate(tables, games, SEED, ["random"] * 4)
         out[f"jobs{j}_seconds"] = time.perf_counter() - t0
+        out[f"jobs{j}_cpu_seconds"] = cpu() - c0
+    out["load_average"] = os.getloadavg()[0]
+    out["machine_two_process_speedup"] = _two_process_ceiling()
     out["games"] = games
     out["speedup"] = out["jobs1_seconds"] / out["jobs2_seconds"]
     out["identical"] = results[1] == results[2]
     return out
+
+
+def _burn(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+
+def _two_process_ceiling(n: int = 3_000_000) -> float:
+    """What the machine gives two processes right now: two independent plain-Python loops in two processes
+    against both in one (about 2x on an idle 2-core machine; about 1x when its cores are busy)."""
+    import multiprocessing
+
+    t0 = time.perf_counter()
+    _burn(n)
+    _burn(n)
+    one = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pool.map(_burn, [n, n])
+    return one / (time.perf_counter() - t0)
 
 
 def main(argv=None) -> int:
@@ -170,7 +245,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs-games", type=int, default=400)
     ap.add_argument("--engine", default="compiled", choices=("compiled", "closures"))
     ap.add_argument("--skip", default="",
-                    help="comma-separated parts to leave out: random,greedy,copy,jobs,closures")
+                    help="comma-separated parts to leave out: random,greedy,copy,breakdown,jobs,closures")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     skip = set(a.skip.split(",")) - {""}
@@ -186,6 +261,8 @@ def main(argv=None) -> int:
             report["greedy_closures"] = g["closures"]
     if "copy" not in skip:
         report["copy"] = copy_vs_replay(spec, a.engine)
+    if "breakdown" not in skip:
+        report["greedy_breakdown"] = greedy_breakdown(spec, a.engine)
     if "jobs" not in skip:
         report["jobs"] = jobs(spec, a.jobs_games, a.engine)
     if a.json:
@@ -208,13 +285,22 @@ def main(argv=None) -> int:
         c = report["copy"]
         print(f"look-ahead: clone a state {c['clone_us']:.1f} us, replay to it {c['replay_us']:.0f} us "
               f"(replay / clone {c['replay_over_clone']:.0f}x)")
+    if "greedy_breakdown" in report:
+        b = report["greedy_breakdown"]
+        print(f"greedy game, where the CPU time goes ({b['games']} games, {b['cpu_ms_per_game']:.0f} ms CPU each): "
+              f"sampling hidden cards {b['sample_share']:.0%}, copying the sample per move {b['copy_share']:.0%}, "
+              f"scoring each move's copy {b['score_share']:.0%}, the rest (playing the moves, the game) "
+              f"{b['rest_share']:.0%}")
     if "jobs" in report:
         j = report["jobs"]
         if "unavailable" in j:
             print(f"simulate --jobs: {j['unavailable']}")
         else:
             print(f"simulate -n {j['games']}: --jobs 1 {j['jobs1_seconds']:.2f} s, --jobs 2 {j['jobs2_seconds']:.2f} s, "
-                  f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}")
+                  f"speedup {j['speedup']:.2f}x, same statistics: {'yes' if j['identical'] else 'NO'}; CPU seconds "
+                  f"(all processes) {j['jobs1_cpu_seconds']:.2f} and {j['jobs2_cpu_seconds']:.2f}; load average "
+                  f"{j['load_average']:.1f} on {os.cpu_count()} cores; two plain busy loops in two processes vs one: "
+                  f"{j['machine_two_process_speedup']:.2f}x (what the machine gives a second process now)")
     if "greedy_closures" in report:
         print(f"greedy game on the closure interpreter, alternating with the above: "
               f"{report['greedy_closures']['ms_per_game']:.0f} ms per game")

@@ -17,7 +17,7 @@ class BotInput:
     random stream and `rng` is a generator drawn from it (see streams.py);
     without them a bot uses the generator it was made with."""
 
-    __slots__ = ("seat", "view", "moves", "sample", "stream", "rng")
+    __slots__ = ("seat", "view", "moves", "sample", "stream", "_rng")
 
     def __init__(self, seat: int, view: Callable[[], dict], moves: list[str], sample: Callable[[random.Random], State],
                  stream: str | None = None, rng: random.Random | None = None):
@@ -26,7 +26,22 @@ class BotInput:
         self.moves = moves
         self.sample = sample
         self.stream = stream
-        self.rng = rng
+        self._rng = rng
+
+    @property
+    def rng(self) -> random.Random | None:
+        """The decision's generator; given as FROM_STREAM, it is seeded from `stream` when first asked
+        for (the same generator as one made up front: seeding costs more than a random bot's choice)."""
+        if self._rng is FROM_STREAM:
+            self._rng = random.Random(self.stream)
+        return self._rng
+
+    @rng.setter
+    def rng(self, value) -> None:
+        self._rng = value
+
+
+FROM_STREAM = object()  # BotInput's rng: a generator seeded from the decision's stream, made on first use
 
 
 class RandomBot:

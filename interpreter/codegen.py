@@ -13,7 +13,10 @@ What is compiled: every expression node except a ranking's keys machinery
 the rarer builtins (sees, reverse, take, abs, next, distance, player, supply,
 aggregates over several arguments), which call the closure interpreter's own
 code for that node.  Statements stay closures (interpreter/compile.py); they
-call these functions.
+call these functions.  A function reads each env local it needs once, at its
+start; a count, sum, min, max or filter over a zone's cards that only reads
+the cards' attributes loops over the zone's card ids and reads columns (the
+general expression beside it, for an object that is not a player).
 
 Safety: the source is produced only from IR nodes.  Every value from a spec
 (a name, a string, a number) enters it as a Python literal made by `repr` of
@@ -34,7 +37,7 @@ import hashlib
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def, fmt,
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def_fn, fmt,
                       make_range, ranking,
                       rank_groups)
 
@@ -206,7 +209,7 @@ class ExprCodegen:
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
-            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_kind": tuple(tables.kind), "_fields": tables.fields,
+            "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def_fn, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_C": tables.C, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
                                                                    "KeyError": KeyError, "dict": dict, "type": type},
@@ -216,6 +219,11 @@ class ExprCodegen:
         self._n = 0
         self._defs_started: set[str] = set()
         self._slow: dict[str, object] = {}
+        self._names: set | None = None
+        self._reads: dict | None = None  # env locals read by the function being generated -> Python local
+        self._ids: set[str] = set()  # comprehension variables that hold card ids, not cards (_zone_ids)
+        self._columns: dict[str, str] = {}
+        self._no_fast = False  # generating the general branch of a zone fast path
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -223,15 +231,31 @@ class ExprCodegen:
         if e is None:
             return None
         name = self._fresh("e")
-        code = self.gen(e, {})
-        return self._define(name, e, f"return {code}")
+        saved, self._reads = self._reads, {}
+        try:
+            code = self.gen(e, {})
+            return self._define(name, e, self._hoisted() + f"return {code}")
+        finally:
+            self._reads = saved
 
     def binder(self, var, coll, where):
         """`var in coll where cond` -> fn(state, env) -> (items kept, env), as runtime's binder."""
         name = self._fresh("b")
-        seq = self._filtered(var, coll, where, {})
-        node = where if where is not None else coll
-        return self._define(name, node, f"return ({seq}, env)", as_tuple=True, fallback=self.closures.binder(var, coll, where))
+        saved, self._reads = self._reads, {}
+        try:
+            seq = self._filtered(var, coll, where, {})
+            node = where if where is not None else coll
+            return self._define(name, node, self._hoisted() + f"return ({seq}, env)", as_tuple=True,
+                                fallback=self.closures.binder(var, coll, where))
+        finally:
+            self._reads = saved
+
+    def _hoisted(self) -> str:
+        """The env's locals the function reads, each read once at its start into a Python local (a read in a
+        comprehension's condition would otherwise look the key up once per element).  Reading a local has
+        no effect, and one without a value raises KeyError here as it would later: the closure then runs
+        the expression as written (and raises the located error where the expression reaches it)."""
+        return "".join(f"{py} = env[{key!r}]\n        " for key, py in self._reads.items())
 
     def source(self) -> str:
         return "\n".join(self.sources)
@@ -301,12 +325,30 @@ class ExprCodegen:
 
     def _filtered(self, var, coll, where, scope, as_tuple=True) -> str:
         """The elements of `coll` that satisfy `where`, as a tuple (or a list, for an aggregate)."""
-        src = f"as_list(st, {self.gen(coll, scope)})"
+        if isinstance(coll, (ir.AllPlayers, ir.PlayersFrom, ir.RangeExpr, ir.ListComp)):
+            src = self.gen(coll, scope)  # always a tuple already: as_list would give it back as it is
+        else:
+            src = f"as_list(st, {self.gen(coll, scope)})"
         if where is None:
             return src
+        zone = None if self._no_fast else self._zone_ids(coll, scope)
+        if zone is None or not self._only_card_attrs(where, var):
+            return self._kept(src, var, where, scope, as_tuple)
+        # the zone's cards whose attributes pass: tested by card id, the kept ones made cards (the same
+        # card objects as_list gives)
+        ids, guard = zone
+        i = self._fresh("i")
+        self._ids.add(i)
+        fast = f"[_C[{i}] for {i} in {ids} if {self.gen(where, {**scope, var: i})}]"
+        if as_tuple:
+            fast = f"tuple({fast})"
+        if guard is None:
+            return fast
+        return f"({fast} if {guard} else {self._general(self._kept, src, var, where, scope, as_tuple)})"
+
+    def _kept(self, src, var, where, scope, as_tuple) -> str:
         v = self._fresh("v")
-        inner = {**scope, var: v}
-        comp = f"[{v} for {v} in {src} if {self.gen(where, inner)}]"
+        comp = f"[{v} for {v} in {src} if {self.gen(where, {**scope, var: v})}]"
         return f"tuple({comp})" if as_tuple else comp
 
     # ---- expressions --------------------------------------------------------------------------
@@ -331,7 +373,12 @@ class ExprCodegen:
     def g_Local(self, e, scope):
         if e.name in scope:
             return scope[e.name]
-        return f"env[{e.name!r}]"
+        if self._reads is None:
+            return f"env[{e.name!r}]"
+        py = self._reads.get(e.name)
+        if py is None:
+            py = self._reads[e.name] = f"_l{len(self._reads)}"
+        return py
 
     def g_GlobalVar(self, e, scope):
         return f"st.gv[{e.name!r}]"
@@ -355,6 +402,8 @@ class ExprCodegen:
     def g_Attr(self, e, scope):
         getter = self._const(_attr_getter(self.t, e.name, e.span), f"get_{e.name}_")
         obj = self.gen(e.obj, scope)
+        if obj in self._ids:  # a card id of _zone_agg's loop
+            return self._card_column(e.name).format(i=obj)
         if isinstance(e.obj, ir.Local):
             fast = self._attr_fast(e.name, obj)
             if fast is not None:  # the object is a name: reading it twice costs nothing and changes nothing
@@ -381,6 +430,8 @@ class ExprCodegen:
             return f"(st.facedown[{o}.id] if type({o}) is _CardRef else {{get}}(st, {o}))"
         if name in _CARD_SPECIAL:
             return None
+        if name == "eliminated" and name not in _STATIC_NAMES(t):  # a player's, read where the object is one
+            return f"(st.elim[{o}.i] if type({o}) is _PlayerRef else {{get}}(st, {o}))"
         return f"(_fields[{o}.id].get({name!r}) if type({o}) is _CardRef else {{get}}(st, {o}))"
 
     def g_Index(self, e, scope):
@@ -411,6 +462,95 @@ class ExprCodegen:
     def g_Agg(self, e, scope):
         if e.func in ("all", "any") and e.value is None and e.where is not None:
             return self.g_Agg(ir.Agg(e.func, e.var, e.coll, None, e.where, span=e.span), scope)
+        fast = self._zone_agg(e, scope)
+        if fast is not None:
+            return fast
+        return self._agg(e, scope)
+
+    def _zone_agg(self, e, scope) -> str | None:
+        """count/size, or sum/max/min of a value, over a zone's cards where every use of the card is one
+        of its attributes: looped over the zone's card ids, each attribute read from a column, instead of
+        making a card per id and reading it through the general getter.  Guarded by the zone really being
+        one (the object a player); anything else runs the general expression."""
+        if e.func in ("count", "size"):
+            if e.value is not None:
+                return None
+        elif e.func not in ("sum", "max", "min") or e.value is None:
+            return None
+        zone = None if self._no_fast else self._zone_ids(e.coll, scope)
+        if zone is None:
+            return None
+        ids, guard = zone
+        if not all(self._only_card_attrs(x, e.var) for x in (e.where, e.value) if x is not None):
+            return None
+        v = self._fresh("i")
+        self._ids.add(v)
+        inner = {**scope, e.var: v}
+        seq = f"[{v} for {v} in {ids} if {self.gen(e.where, inner)}]" if e.where is not None else ids
+        if e.value is None:
+            fast = f"len({seq})"
+        else:  # every condition first, then every value, as the general expression evaluates them
+            fast = (f"_AGGS[{e.func!r}](tuple([{self.gen(e.value, inner)} for {v} in {seq}]), "
+                    f"{self._const(e.span, 'span')})")
+        if guard is None:
+            return fast
+        return f"({fast} if {guard} else {self._general(self._agg, e, scope)})"
+
+    def _general(self, fn, *args) -> str:
+        """`fn(*args)` generated without the zone fast paths (the branch a guard sends anything but a zone to)."""
+        saved, self._no_fast = self._no_fast, True
+        try:
+            return fn(*args)
+        finally:
+            self._no_fast = saved
+
+    def _zone_ids(self, coll, scope) -> tuple[str, str | None] | None:
+        """(the list of card ids in the zone `coll` names, the test that it names one) for a shared zone or
+        a player's zone read off a local; None for any other collection."""
+        t = self.t
+        if isinstance(coll, ir.SharedZone):
+            return f"st.zones[{t.slot_of[(coll.name, -1)]}]", None
+        if isinstance(coll, ir.Attr) and isinstance(coll.obj, ir.Local) and coll.name in t.player_zone_names:
+            o = self.gen(coll.obj, scope)
+            if o in self._ids:
+                return None
+            slots = self._const(tuple(t.slot_of[(coll.name, p.i)] for p in t.P), f"slots_{coll.name}_")
+            return f"st.zones[{slots}[{o}.i]]", f"type({o}) is _PlayerRef"
+        return None
+
+    def _card_column(self, name: str) -> str | None:
+        """How to read attribute `name` of the card whose id is `{i}`, exactly as _attr_getter reads a card's,
+        or None for an attribute this does not read by id."""
+        t = self.t
+        if name in t.player_zone_names or name in t.player_vars or name in t.tokens or name in ("eliminated", "seat"):
+            return None
+        if name == "kind":
+            return "_kind[{i}]"
+        if name == "facedown":
+            return "st.facedown[{i}]"
+        if name in _CARD_SPECIAL:
+            return None
+        if name in t.state_default:
+            has = self._const(tuple(name in t.kind_states[k] for k in t.kind), f"has_{name}_")
+            # a card without the state: the general getter (the state's column, then the card's fields)
+            get = self._const(_attr_getter(t, name, None), f"get_{name}_")
+            return f"(st.cs[{name!r}][{{i}}] if {has}[{{i}}] else {get}(st, _C[{{i}}]))"
+        col = self._columns.get(name)
+        if col is None:
+            col = self._columns[name] = self._const(tuple(f.get(name) for f in t.fields), f"col_{name}_")
+        return f"{col}[{{i}}]"
+
+    def _only_card_attrs(self, e, var) -> bool:
+        """Every use of local `var` in `e` is an attribute _card_column reads, and nothing in `e` binds `var`."""
+        if isinstance(e, ir.Attr) and isinstance(e.obj, ir.Local) and e.obj.name == var:
+            return self._card_column(e.name) is not None
+        if isinstance(e, ir.Local):
+            return e.name != var
+        if getattr(e, "var", None) == var:
+            return False
+        return all(self._only_card_attrs(c, var) for c in ir.children(e))
+
+    def _agg(self, e, scope):
         seq = self._filtered(e.var, e.coll, e.where, scope, as_tuple=e.func not in ("count", "size", "any", "all"))
         if e.value is not None:
             v = self._fresh("v")
@@ -432,8 +572,7 @@ class ExprCodegen:
                 self.ns[fname] = self.rules.def_fn(e.func)
             args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
-            return (f"_call_def(lambda inner: {fname}(st, inner), {{{args}}}, {e.func!r}, "
-                    f"{self._const(e.span, 'span')})")
+            return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
         if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
                 and len(e.args) == 1:
             seq = f"as_list(st, {self.gen(e.args[0], scope)})"
@@ -462,7 +601,7 @@ class ExprCodegen:
         if op == "or":
             return f"(bool({a}) or bool({b}))"
         if op in ("==", "!="):
-            lit = self._plain_literal(e.left) or self._plain_literal(e.right)
+            lit = self._plain(e.left) or self._plain(e.right)
             test = f"({a} == {b})" if lit else f"_same({a}, {b})"
             return test if op == "==" else f"(not {test})"
         if op == "has":
@@ -473,10 +612,24 @@ class ExprCodegen:
             return f"{self._COMPARE[op]}(st, {a}, {b}, {self._const(e.span, 'span')})"
         return f"{self._ARITH[op]}({a}, {b}, {self._const(e.span, 'span')})"
 
-    @staticmethod
-    def _plain_literal(e) -> bool:
-        """A name or string literal: `==` with it cannot confuse true with 1, so plain == is _same."""
-        return isinstance(e, (ir.Symbol, ir.Str))
+    def _plain(self, e) -> bool:
+        """A name or string literal, or a card field that only ever holds names (or none): `==` with it
+        cannot confuse true with 1, so plain == is _same."""
+        if isinstance(e, (ir.Symbol, ir.Str)):
+            return True
+        return isinstance(e, ir.Attr) and e.name in self._name_fields()
+
+    def _name_fields(self) -> set:
+        """Static card fields whose every value is a name or none, and which no player reads under the same
+        name (an object that is not a card then gives none or an error, never a number or a truth value)."""
+        if self._names is None:
+            t = self.t
+            names = {f for fields in t.fields for f in fields}
+            taken = set(t.player_zone_names) | set(t.player_vars) | set(t.tokens) | set(t.state_default) \
+                | set(_CARD_SPECIAL) | {"eliminated", "seat"}
+            self._names = {f for f in names - taken
+                           if all(type(fields.get(f)) in (str, type(None)) for fields in t.fields)}
+        return self._names
 
     def g_Not(self, e, scope):
         return f"(not {self.gen(e.operand, scope)})"

@@ -345,6 +345,17 @@ class RuleCompiler:
                     v = combine(st.gv[name], value(st, f.env))
                     self.t.check_domain(domain, v, name, span)
                     st.gv[name] = v
+            case ir.Attr(obj=obj, name=name) if opname == "=":
+                objf = self.x(obj)
+
+                def op(st, f):  # a plain `=` never reads the old value: no combine() per set
+                    o = objf(st, f.env)
+                    if type(o) is PlayerRef:
+                        st.set_player_var(name, o.i, value(st, f.env), span)
+                    elif type(o) is CardRef:
+                        st.set_card_state(o.id, name, value(st, f.env), span)
+                    else:
+                        raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
             case ir.Attr(obj=obj, name=name):
                 objf = self.x(obj)
 
@@ -851,6 +862,8 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     [(label, sort key, members)]."""
     classes: dict = {}  # label -> (label, key, members), in the order first met
     loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
+    kind_states, kinds, card_labels = st.t.kind_states, st.t.kind, st.t.card_labels
+    cs, defaults = st.cs, st.t.state_default
     zones = {loc[x.id] for x in items if type(x) is CardRef}
     several_zones = len(zones) > 1
     bit = 1 << chooser
@@ -859,7 +872,15 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             cid = x.id
             # State.viewers, inline
             if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
-                label = st.card_text(cid)
+                # State.card_text, which only adds to the label a state off its default or face down
+                label = card_labels[cid]
+                if facedown[cid]:
+                    label = st.card_text(cid)
+                else:
+                    for name in kind_states[kinds[cid]]:
+                        if cs[name][cid] != defaults[name][cid]:
+                            label = st.card_text(cid)
+                            break
                 if several_zones:
                     label += f" in {st.t.zone_label(loc[cid])}"
             else:
@@ -895,21 +916,63 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
     if _count_selections(sizes, lo, hi) > MAX_SUBSETS + (1 if lo <= 0 else 0):
         raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
                                "split it into several smaller choices")
-    moves: list[Move] = []
+    members = [c[2] for c in classes]
+    return [_Selection(label, key, members, taken)
+            for label, taken, key in _labelled(tuple(c[0] for c in classes), sizes, lo, hi)]
+
+
+class _Selection(Move):
+    """A move that takes several items: its value (the items, in class order) is only put together when
+    read, since of a hand's many selections a game takes one."""
+
+    __slots__ = ("_members", "_taken", "_items")
+
+    def __init__(self, label, sort_key, members, taken):
+        self.label, self.sort_key = label, sort_key
+        self._members, self._taken, self._items = members, taken, None
+
+    @property
+    def value(self) -> tuple:
+        if self._items is None:
+            items: list = []
+            for k, m in self._taken:
+                items.extend(self._members[k][:m])
+            self._items = tuple(items)
+        return self._items
+
+
+_LABELLED: dict = {}
+_LABELLED_MAX = 512  # entries kept; only choices of at most _LABELLED_SMALL selections are kept
+_LABELLED_SMALL = 500
+
+
+def _labelled(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
+    """(move label, (class, how many) taken, sort key) for every selection of _selections, labelled
+    with the classes' labels.  Hands of the same cards recur all game long and from game to game, so
+    small choices are kept (the memory bounded: at most _LABELLED_MAX of at most _LABELLED_SMALL)."""
+    key = (labels, sizes, lo, hi)
+    out = _LABELLED.get(key)
+    if out is None:
+        out = _label_selections(labels, sizes, lo, hi)
+        if len(out) <= _LABELLED_SMALL:
+            if len(_LABELLED) >= _LABELLED_MAX:
+                _LABELLED.clear()
+            _LABELLED[key] = out
+    return out
+
+
+def _label_selections(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
+    out = []
     for taken, key in _selections(sizes, lo, hi):
         if not taken:
-            moves.append(Move("nothing", (), key))
+            out.append(("nothing", (), key))
             continue
-        items: list = []
-        names = []
-        for k, m in taken:
-            label, _key, members = classes[k]
-            items.extend(members[:m])
-            names.append(label if m == 1 else f"{label} x{m}")
-        moves.append(Move("{" + ", ".join(names) + "}", tuple(items), key))
-    return moves
+        names = [labels[k] if m == 1 else f"{labels[k]} x{m}" for k, m in taken]
+        out.append(("{" + ", ".join(names) + "}", taken, key))
+    return tuple(out)
 
 
+@lru_cache(maxsize=1024)
 def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
     """How many ways to take between lo and hi items from classes of these sizes."""
     ways = [1] + [0] * hi  # ways[t]: selections of exactly t items from the classes so far

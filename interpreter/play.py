@@ -11,6 +11,7 @@ seat) replay as they always did.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import random
@@ -21,9 +22,9 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_DECISIONS
 
-from .bots import BOTS, BotInput, determinize
+from .bots import BOTS, FROM_STREAM, BotInput, determinize
 from .runtime import Tables
-from .state import CHANCE, State
+from .state import CHANCE, Chance, Decision, State
 from .streams import Streams
 
 # 3: per-purpose random streams and the rulings in force; 2: the streams (issue 20's first logs, some with
@@ -95,9 +96,9 @@ def bot_chooser(seed: int, bots: list[str], streams: Streams) -> Callable[[State
     def choose(st: State, p: int, moves) -> int:
         if len(moves) < 2:
             return 0  # no bot is asked about a forced move
-        stream, rng = streams.decision(st, p)
+        stream = streams.decision_name(st, p)
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
-                        (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, rng)
+                        (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, FROM_STREAM)
         return players[p].choose(info)
 
     return choose
@@ -119,13 +120,19 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
     steps = [] if steps is None else steps
     if on_step:
         on_step(st)
-    while not st.is_terminal():
+    while st.result is None:
+        pending = st.pending  # State.current_player, inline: the loop runs once per step of every game
+        if isinstance(pending, Decision):
+            p = pending.player
+        elif isinstance(pending, Chance):
+            p = CHANCE
+        else:
+            break
         if len(steps) >= MAX_STEPS:
             rounds = tables.spec.rounds
             raise SpecRuntimeError(f"the game did not end within {MAX_STEPS:,} decisions and chance events",
                                    rounds.span if rounds is not None else None,
                                    "does the game have a way to end? every game stops after this many steps")
-        p = st.current_player()
         if p == CHANCE:
             outcome = streams.chance(st) if chance is None else chance(st, chance_rng)
             text = st.pending.describe(outcome)
@@ -298,45 +305,102 @@ def game_summaries(tables: Tables, games: int, seed: int, bots: list[str],
                    progress: Callable[[int], None] | None = None, jobs: int = 1) -> list[tuple]:
     """The summary of every game, in seed order, played in `jobs` processes.  An
     error raises the one the lowest failing seed raises, as one process would."""
-    jobs = max(1, min(jobs, games))
-    if jobs == 1 or not _can_fork():
-        out = []
-        for g in range(games):
-            out.append(_summary(play_game(tables, seed + g, bots)))
-            if progress:
-                progress(g + 1)
-        return out
-    import multiprocessing
+    return parallel_map(lambda s: _summary(play_game(tables, s, bots)), range(seed, seed + games), jobs, progress)
 
-    # Chunks of consecutive seeds, several per process so that the processes finish together.
-    size = max(1, min(50, -(-games // (jobs * 4))))
-    chunks = [(seed + lo, min(size, games - lo)) for lo in range(0, games, size)]
-    global _WORK
-    _WORK = (tables, bots)
-    out: list[tuple] = []
-    try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for part in pool.imap(_play_chunk, chunks):  # in chunk order, whatever order they finish in
-                if isinstance(part, dict):  # a rule failed in that chunk: the error, rebuilt with its span
-                    raise SpecRuntimeError(part["message"], part["span"], part["hint"])
-                out.extend(part)
+
+def parallel_map(fn: Callable, items: Iterable, jobs: int = 1, progress: Callable[[int], None] | None = None) -> list:
+    """[fn(x) for x in items], worked out in `jobs` forked processes and returned in the order of `items`.
+
+    Each item (a seed, or a small tuple naming a game) is sent to a child process and its result sent back, so
+    both must pickle; `fn` itself, and the tables it closes over, the workers inherit by fork.  Work is
+    handed out in chunks of consecutive items, several per process so that the processes finish
+    together, and taken back chunk by chunk in order: the output never depends on `jobs`.  A rule error
+    raises the error of the first failing item with its span, as one process would; `progress(k)` is
+    called with the number of items done so far, in order."""
+    items = list(items)
+    with Workers(fn, min(jobs, len(items))) as w:
+        return w.map(items, progress)
+
+
+class Workers:
+    """A pool of forked processes running one function over work items (see parallel_map).  Kept open
+    across several calls of map(), for work given out a batch at a time (a search that stops when its
+    wall-clock limit is reached)."""
+
+    def __init__(self, fn: Callable, jobs: int = 1):
+        self.fn = fn
+        self.jobs = max(1, jobs)
+        self.pool = None
+
+    def __enter__(self) -> "Workers":
+        global _WORK
+        if self.jobs > 1 and _can_fork():
+            import multiprocessing
+
+            if _WORK is not None:  # already in a child process (or another pool is open): work in this process
+                self.jobs = 1
+                return self
+            _WORK = self.fn
+            # everything made so far (the tables, the generated code) the children only read: out of the
+            # collector's reach, so their collections neither scan it nor copy its pages
+            gc.freeze()
+            try:
+                self.pool = multiprocessing.get_context("fork").Pool(self.jobs)
+            except BaseException:
+                _WORK = None
+                gc.unfreeze()
+                raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _WORK
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+            _WORK = None
+            gc.unfreeze()
+
+    def map(self, items: Iterable, progress: Callable[[int], None] | None = None) -> list:
+        return list(self.imap(items, progress))
+
+    def imap(self, items: Iterable, progress: Callable[[int], None] | None = None):
+        """The results one by one, in order (a caller may stop taking them at any point)."""
+        items = list(items)
+        done = 0
+        if self.pool is None or len(items) < 2:
+            for x in items:
+                yield self.fn(x)
+                done += 1
                 if progress:
-                    progress(len(out))
-    finally:
-        _WORK = None
-    return out
+                    progress(done)
+            return
+        size = max(1, min(50, -(-len(items) // (self.jobs * 4))))
+        chunks = [items[lo:lo + size] for lo in range(0, len(items), size)]
+        for part, error in self.pool.imap(_run_chunk, chunks):  # in chunk order, whatever order they finish in
+            for r in part:
+                yield r
+                done += 1
+            if progress:
+                progress(done)
+            if error is not None:  # a rule failed at the item after these: its error, rebuilt with its span
+                raise SpecRuntimeError(*error)
 
 
-_WORK = None  # (tables, bots) for the child processes, inherited by fork
+_WORK = None  # the function the workers run, inherited by fork
 
 
-def _play_chunk(chunk) -> list[tuple] | dict:
-    first, count = chunk
-    tables, bots = _WORK
+def _run_chunk(chunk: list) -> tuple[list, tuple | None]:
+    """The results of a chunk's items up to the first that fails, and that one's rule error (or None): a
+    caller that stops taking results before it never sees the error, as in one process."""
+    fn = _WORK
+    out = []
     try:
-        return [_summary(play_game(tables, first + k, bots)) for k in range(count)]
+        for x in chunk:
+            out.append(fn(x))
     except SpecRuntimeError as e:  # pickling the exception would lose its span
-        return {"message": e.message, "span": e.span, "hint": e.hint}
+        return out, (e.message, e.span, e.hint)
+    return out, None
 
 
 def _can_fork() -> bool:

@@ -366,6 +366,15 @@ def call_def(body, env, name: str, span):
                                "does every chain of calls reach a case that stops?") from None
 
 
+def call_def_fn(fn, st, env, name: str, span):
+    """call_def for generated code: `fn(st, env)` without a closure made per call."""
+    try:
+        return fn(st, env)
+    except RecursionError:  # the innermost call names itself; the calls around it pass that on
+        raise SpecRuntimeError(f"def '{name}' calls itself without end, or too deeply to follow", span,
+                               "does every chain of calls reach a case that stops?") from None
+
+
 def as_list(st, v) -> tuple:
     """A value used as a collection: a zone's cards, a list, or a single item."""
     if type(v) is tuple:
@@ -768,14 +777,17 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
             return [group]
         fn, desc = keys[k]
         values = []
+        ints = True
         for x in group:
             inner[var] = x
             v = fn(st, inner)
             if v is None:
                 raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
                                        "filter those out with 'where', or give the key a value")
+            if type(v) is not int:
+                ints = False
             values.append(v)
-        if all(type(v) is int for v in values):
+        if ints:
             # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
             keyed = [(-v if desc else v, idx, x) for idx, (v, x) in enumerate(zip(values, group))]
             keyed.sort()  # by (key, position): positions differ, so the items themselves are never compared
@@ -786,16 +798,24 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
         out: list[list] = []
         sub: list = []
         prev = None
+        last = k + 1 == len(keys)
         for kv, _, x in keyed:
             if sub and kv == prev:
                 sub.append(x)
             else:
                 if sub:
-                    out.extend(split(sub, k + 1, top and not out))
+                    # what split() would give a group no later key can part, without the call
+                    if len(sub) < 2 or last or (top_only and not (top and not out)):
+                        out.append(sub)
+                    else:
+                        out.extend(split(sub, k + 1, top and not out))
                 sub = [x]
             prev = kv
         if sub:
-            out.extend(split(sub, k + 1, top and not out))
+            if len(sub) < 2 or last or (top_only and not (top and not out)):
+                out.append(sub)
+            else:
+                out.extend(split(sub, k + 1, top and not out))
         return out
 
     return split(list(seq), 0) if seq else []

@@ -283,10 +283,19 @@ class State:
         try:
             while self.pending is None and frames:
                 f = frames[-1]
-                if f.pc < len(f.ops):
-                    op = f.ops[f.pc]
-                    f.pc += 1
-                    op(self, f)
+                ops = f.ops
+                pc = f.pc
+                if pc < len(ops):
+                    # the frame's ops one after another while it stays on top and nothing stops the machine
+                    n = len(ops)
+                    while True:
+                        f.pc = pc + 1
+                        ops[pc](self, f)
+                        if self.pending is not None or not frames or frames[-1] is not f:
+                            break
+                        pc = f.pc
+                        if pc >= n:
+                            break
                 elif f.loop is not None and f.loop.next(self, f):
                     f.pc = 0
                     self.passes += 1
@@ -348,6 +357,15 @@ class State:
         else:
             new.pending = p
         return new
+
+    # ---- sending a finished game between processes ----------------------------------------
+
+    def __getstate__(self) -> dict:
+        """A finished game's state without its tables (the rules' compiled code does not pickle): a
+        child process sends it back, and the receiver sets `t` to its own copy of the same tables."""
+        if self.frames or self.pending is not None:
+            raise TypeError("only a finished game's state can be sent between processes")
+        return {**self.__dict__, "t": None, "on_round_end": None}
 
     # ---- bookkeeping ---------------------------------------------------------------------
 

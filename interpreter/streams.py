@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from fractions import Fraction
 
 STREAMS_FORMAT = 2
 
@@ -41,8 +40,29 @@ def uniform(key: str) -> float:
     return (h + 0.5) / 2.0 ** 64
 
 
+_blake2b = hashlib.blake2b
+_from_bytes = int.from_bytes
+_SCALE = 2.0 ** 64
+
+
+def uniforms(base: str, names) -> list[float]:
+    """[uniform(f"{base}/{name}") for name in names], the same numbers: the hash of the shared prefix
+    is computed once and copied for each name (a game draws hundreds of these, one per candidate
+    move or shuffled card, and hashing each key from scratch was a good part of a random playout)."""
+    head = _blake2b(f"{base}/".encode("utf-8"), digest_size=8)
+    out = []
+    append = out.append
+    for name in names:
+        h = head.copy()
+        h.update(name.encode("utf-8"))
+        append((_from_bytes(h.digest(), "big") + 0.5) / _SCALE)
+    return out
+
+
 def _with_copies(labels) -> list[str]:
     """Labels made unique by a copy number among equal labels, in order."""
+    if type(labels) is list and len(set(labels)) == len(labels):
+        return labels  # no two alike (the usual case): nothing to number
     seen: dict[str, int] = {}
     out = []
     for lab in labels:
@@ -87,10 +107,9 @@ class Streams:
             return _by_cumulative(uniform(base), c.outcomes)
         purpose = f"pick/{c.var}/r{st.round}"
         base = self._base(purpose, self._next(purpose))
-        names = _with_copies(label for label, _ in c.outcomes)
+        us = uniforms(base, _with_copies(label for label, _ in c.outcomes))
         # exponential race: P(i wins) = w_i / sum(w), and dropping a loser keeps the winner
-        return min(range(len(names)),
-                   key=lambda i: (-math.log(uniform(f"{base}/{names[i]}")) / float(c.outcomes[i][1]), i))
+        return min(range(len(us)), key=lambda i: (-math.log(us[i]) / float(c.outcomes[i][1]), i))
 
     def _shuffle(self, st, c) -> list[int]:
         slot = c.target
@@ -103,7 +122,7 @@ class Streams:
             k = self._next(f"shuffle/{zone}")
         base = self._base(f"shuffle/{zone}", k)
         names = self.card_names(st.t)
-        keys = [uniform(f"{base}/{names[cid]}") for cid in order]
+        keys = uniforms(base, [names[cid] for cid in order])
         outcome = sorted(range(len(order)), key=lambda i: (keys[i], order[i]))
         self.after_shuffle[slot] = (tuple(order[i] for i in outcome), k)
         return outcome
@@ -112,22 +131,32 @@ class Streams:
 
     def decision(self, st, player: int) -> tuple[str, random.Random]:
         """The stream of a bot's decision: its name (for keyed choices) and a generator from it."""
+        base = self.decision_name(st, player)
+        return base, random.Random(base)
+
+    def decision_name(self, st, player: int) -> str:
+        """The name of a bot's decision's stream, without seeding a generator from it (seeding one
+        costs more than a random bot's whole choice; a generator from the name is the same one
+        whenever it is made)."""
         d = st.pending
         purpose = f"bot/{player}/r{st.round}/{d.prompt or d.var or 'chooses'}"
-        base = self._base(purpose, self._next(purpose))
-        return base, random.Random(base)
+        return self._base(purpose, self._next(purpose))
 
 
 def keyed_choice(base: str, labels: list[str]) -> int:
     """A uniform choice among moves that stays the same move wherever it is still legal."""
-    names = _with_copies(labels)
-    return min(range(len(names)), key=lambda i: (uniform(f"{base}/{names[i]}"), i))
+    us = uniforms(base, _with_copies(labels))
+    return us.index(min(us))  # the first of equal keys: the lower index, as (key, index) would order them
 
 
 def _by_cumulative(u: float, outcomes) -> int:
-    acc = Fraction(0)
+    # u < (running sum of the probabilities), decided exactly in integers, as comparing with a Fraction
+    # sum would (State.sample_chance does the same): u = un / ud exactly, the sum = an / ad
+    un, ud = u.as_integer_ratio()
+    an, ad = 0, 1
     for i, (_, p) in enumerate(outcomes):
-        acc += p
-        if u < acc:
+        pn, pd = p.numerator, p.denominator
+        an, ad = an * pd + pn * ad, ad * pd
+        if un * ad < an * ud:
             return i
     return len(outcomes) - 1

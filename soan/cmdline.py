@@ -83,6 +83,18 @@ def _budget(args, default: float) -> None:
                          "--games N searches N games (the same verdicts every run); --budget S searches for S seconds")
 
 
+def _add_jobs(parser, what: str) -> None:
+    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                        help=f"processes for {what} (default 0: all cores; the same output for any N)")
+
+
+def _jobs(args) -> int:
+    """--jobs: how many processes; 0 (the default) is every core this process may use."""
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 1 or more (or 0: all cores), got {args.jobs}", "try --jobs 2")
+    return args.jobs or api.default_jobs()
+
+
 def _bots(text: str, n: int) -> list[str]:
     parts = [b.strip() for b in text.split(",")]
     if not text.strip() or any(not b for b in parts):

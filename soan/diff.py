@@ -15,7 +15,7 @@ detected says how much "no evidence" is worth.
 from __future__ import annotations
 
 import difflib
-import math
+import functools
 from typing import Callable
 
 import attrs
@@ -23,7 +23,7 @@ import attrs
 from soan import stats
 from soan.dsl import ir
 from soan.dsl.parser import split_top_level
-from soan.interpreter.play import play_game
+from soan.interpreter.play import parallel_map, play_game
 from soan.interpreter.runtime import Tables
 
 # ---- rules ---------------------------------------------------------------------------------------
@@ -162,13 +162,13 @@ def _all_nodes(spec: ir.Spec):
 # ---- verification -------------------------------------------------------------------------------
 
 
-def verification_diff(old_t: Tables, new_t: Tables, games: int, seed: int) -> list[dict]:
+def verification_diff(old_t: Tables, new_t: Tables, games: int, seed: int, jobs: int = 1) -> list[dict]:
     """soan verify on both drafts with the same fixed search, matched by
     property and subject: each verdict and its bounds side by side."""
     from soan.verify.properties import verify
 
-    a = verify(old_t, 0, seed, max_games=games)
-    b = verify(new_t, 0, seed, max_games=games)
+    a = verify(old_t, 0, seed, max_games=games, jobs=jobs)
+    b = verify(new_t, 0, seed, max_games=games, jobs=jobs)
     key = lambda f: (f["property"], f["subject"])  # noqa: E731
     olds = {key(f): f for f in a["findings"]}
     news = {key(f): f for f in b["findings"]}
@@ -204,9 +204,11 @@ def _game_metrics(rec, scores: list[str]) -> dict:
 
 
 def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[str],
-              progress: Callable[[int], None] | None = None) -> dict:
+              progress: Callable[[int], None] | None = None, jobs: int = 1) -> dict:
     """Both drafts on seeds seed..seed+games-1 with the same bots; paired
-    differences per metric; the first game whose course or outcome differs."""
+    differences per metric; the first game whose course or outcome differs.
+    With `jobs` > 1 the seeds are played in that many processes and taken in
+    seed order, so the result is the same for any number of jobs."""
     items = [s for s in old_t.scores if s in new_t.scores]
     only_old = [s for s in old_t.scores if s not in new_t.scores]
     only_new = [s for s in new_t.scores if s not in old_t.scores]
@@ -215,24 +217,19 @@ def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[st
     old_items_all = {s: 0.0 for s in old_t.scores}
     new_items_all = {s: 0.0 for s in new_t.scores}
     divergence = None
-    for g in range(games):
-        s = seed + g
-        a = play_game(old_t, s, bots, narrate=True)
-        b = play_game(new_t, s, bots, narrate=True)
-        ma, mb = _game_metrics(a, items), _game_metrics(b, items)
+    pair = functools.partial(_paired_game, old_t, new_t, bots, items)
+    for s, (ma, mb, scores_a, scores_b, items_a, items_b, d, steps) in zip(
+            range(seed, seed + games), parallel_map(pair, range(seed, seed + games), jobs, progress)):
         for k in ma:
             per_metric.setdefault(k, []).append((ma[k], mb[k]))
-        old_scores.extend(a.result["scores"].values())
-        new_scores.extend(b.result["scores"].values())
+        old_scores.extend(scores_a)
+        new_scores.extend(scores_b)
         for it in old_t.scores:
-            old_items_all[it] += sum(a.result["breakdown"][p][it] for p in a.result["breakdown"]) / old_t.n
+            old_items_all[it] += items_a[it]
         for it in new_t.scores:
-            new_items_all[it] += sum(b.result["breakdown"][p][it] for p in b.result["breakdown"]) / new_t.n
-        d = None if _course(a) == _course(b) and a.result == b.result else first_divergence(a, b)
-        if d is not None and (divergence is None or len(a.log["steps"]) < divergence["steps"]):
-            divergence = {**d, "seed": s, "steps": len(a.log["steps"])}
-        if progress:
-            progress(g + 1)
+            new_items_all[it] += items_b[it]
+        if d is not None and (divergence is None or steps < divergence["steps"]):
+            divergence = {**d, "seed": s, "steps": steps}
     metrics = compare_metrics(per_metric)
     return {
         "games": games, "seed": seed, "bots": bots, "players": old_t.n,
@@ -250,6 +247,19 @@ def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[st
 def is_share(metric: str) -> bool:
     """A metric that is a share of games (a draw, a seat's wins): printed as a percentage."""
     return metric == "draw" or metric.startswith("win rate ")
+
+
+def _paired_game(old_t: Tables, new_t: Tables, bots: list[str], items: list[str], s: int) -> tuple:
+    """One seed played on both drafts, reduced to what play_diff sums up (small enough to send between
+    processes): each side's metrics, scores and items per player, where the accounts part (or None),
+    and the old game's length in steps."""
+    a = play_game(old_t, s, bots, narrate=True)
+    b = play_game(new_t, s, bots, narrate=True)
+    items_a = {it: sum(a.result["breakdown"][p][it] for p in a.result["breakdown"]) / old_t.n for it in old_t.scores}
+    items_b = {it: sum(b.result["breakdown"][p][it] for p in b.result["breakdown"]) / new_t.n for it in new_t.scores}
+    d = None if _course(a) == _course(b) and a.result == b.result else first_divergence(a, b)
+    return (_game_metrics(a, items), _game_metrics(b, items), list(a.result["scores"].values()),
+            list(b.result["scores"].values()), items_a, items_b, d, len(a.log["steps"]))
 
 
 def compare_metrics(per_metric: dict[str, list[tuple[float, float]]], alpha: float = stats.ALPHA) -> list[dict]:

@@ -16,7 +16,7 @@ from .files import check_output_file, write_text
 from .readable import bounds, show
 from .report import FACTS
 
-from .cmdline import (EXIT_OK, UsageError, _bots, _emit_json, _print_in_force,
+from .cmdline import (EXIT_OK, UsageError, _add_jobs, _bots, _jobs, _emit_json, _print_in_force,
                       _runtime_error)
 
 
@@ -34,6 +34,7 @@ def add_parser(sub, common) -> None:
                    help="also run soan verify on both drafts (a fixed search) and compare verdicts and bounds")
     d.add_argument("--verify-games", type=int, default=None, metavar="N",
                    help="search games per draft for --verify (default 40)")
+    _add_jobs(d, "the games")
 
 
 DIFF_LINES = 24  # lines of one declaration's diff shown in the terminal
@@ -60,6 +61,7 @@ def cmd_diff(args, out: Console, err: Console) -> int:
     if args.verify_games < 1:
         raise UsageError(f"--verify-games must be 1 or more, got {args.verify_games}")
     bots = _bots(args.bots, n)
+    jobs = _jobs(args)
     if args.html:
         check_output_file(args.html, "--html")
     label = lambda s: s.name + (f" draft {s.draft}" if s.draft is not None else "")  # noqa: E731
@@ -82,14 +84,14 @@ def cmd_diff(args, out: Console, err: Console) -> int:
                           transient=True, disable=not err.is_terminal) as prog:
                 task = prog.add_task("games", total=args.games)
                 result["play"] = sdiff.play_diff(api.tables(old, n), api.tables(new, n), args.games, args.seed, bots,
-                                                 progress=lambda k: prog.update(task, completed=k))
+                                                 progress=lambda k: prog.update(task, completed=k), jobs=jobs)
         except SpecRuntimeError as e:
             return _runtime_error(new, e, err)
     result["verification"] = None
     if args.verify:
         try:
             result["verification"] = sdiff.verification_diff(api.tables(old, n), api.tables(new, n),
-                                                              args.verify_games, args.seed)
+                                                              args.verify_games, args.seed, jobs)
         except SpecRuntimeError as e:
             return _runtime_error(new, e, err)
     if args.html:

@@ -32,7 +32,7 @@ from soan import stats
 from soan.dsl import ir
 from soan.dsl.analysis import parameter_uses
 from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.play import GameRecord, play_game, record_game, replay
+from soan.interpreter.play import GameRecord, Workers, play_game, record_game, replay
 from soan.interpreter.runtime import Tables
 
 MAX_ALTERNATIVES = 4  # more than this: a numeric domain's neighbours of the current value and its ends
@@ -88,9 +88,10 @@ def _decisions(log: dict) -> int:
 def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: list[str] | None = None,
             params: dict | None = None, budget: int = 300_000, logs_dir: Path | None = None,
             progress: Callable[[str, int, int], None] | None = None,
-            on_game: Callable[[GameRecord], None] | None = None) -> dict:
+            on_game: Callable[[GameRecord], None] | None = None, jobs: int = 1) -> dict:
     """The whole study: subjects, base games, paired alternatives, ranked.  `on_game` sees every game
-    kept at the spec's resolutions (verify checks its proofs against them)."""
+    kept at the spec's resolutions (verify checks its proofs against them).  With `jobs` > 1 games are
+    played in that many processes and taken in seed order: the same study for any number of jobs."""
     bots = bots or ["random"] * players
     params = dict(params or {})
     base_t = Tables(spec, players, params)
@@ -105,20 +106,28 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
     base: list[GameRecord] = []
     reads: list[set[str]] = []
     planned = 0
-    for g in range(games):
-        rec = play_game(base_t, seed + g, bots)
-        read = _read_set(rec, live)
-        replay_for = {s["name"] for s in live} if looks_ahead else read
-        cost = rec.state.steps * (1 + sum(len(s["alternatives"]) for s in live if s["name"] in replay_for))
-        if base and planned + cost > budget:
-            break
-        base.append(rec)
-        reads.append(read)
-        if on_game:
-            on_game(rec)
-        planned += cost
-        if progress:
-            progress("games at the spec's resolutions", g + 1, games)
+    g = 0
+    spent = False
+    with Workers(lambda s: play_game(base_t, s, bots), jobs) as workers:
+        while g < games and not spent:
+            # in workers, a batch of games at a time: the budget may stop the base games at any one
+            batch = 1 if workers.pool is None else workers.jobs * 8
+            for rec in workers.imap(range(seed + g, seed + min(games, g + batch))):
+                rec.state.t = base_t  # a record from another process comes back without the tables
+                read = _read_set(rec, live)
+                replay_for = {s["name"] for s in live} if looks_ahead else read
+                cost = rec.state.steps * (1 + sum(len(s["alternatives"]) for s in live if s["name"] in replay_for))
+                if base and planned + cost > budget:
+                    spent = True
+                    break
+                base.append(rec)
+                reads.append(read)
+                if on_game:
+                    on_game(rec)
+                planned += cost
+                g += 1
+                if progress:
+                    progress("games at the spec's resolutions", g, games)
     alt_tables: dict = {}
     for s in live:
         for v in s["alternatives"]:
@@ -128,9 +137,33 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
                 alt_tables[(s["name"], _key(v))] = e
     replays = [{s["name"] for s in live} if looks_ahead else r for r in reads]
     total = sum(len(s["alternatives"]) for s in live for r in replays if s["name"] in r)
-    done = 0
     steps_used = sum(rec.state.steps for rec in base)
-    results = []
+    results: list[dict] = []
+    # opened once alt_tables is complete: the workers inherit it
+    with Workers(lambda item: _replay(alt_tables[item[0]], item[1], bots), jobs) as workers:
+        steps_used += _paired(subs, base, reads, replays, alt_tables, base_t, spec, seed, logs_dir, progress, total,
+                              results, workers)
+    ranked = sorted((r for r in results if not r["moot"]), key=_rank_key)
+    return {"soan_rulings": 1, "spec": {"name": spec.name, "draft": spec.draft, "path": spec.path},
+            "players": players, "seed": seed, "bots": bots, "params": params, "games": len(base),
+            "games_asked": games, "budget_steps": budget,
+            "steps": steps_used,
+            "ranked": ranked, "moot": [r for r in results if r["moot"]]}
+
+
+def _replay(tables, seed: int, bots: list[str]):
+    """A base game's seed played under another resolution: its record, or the rule error's message."""
+    try:
+        return play_game(tables, seed, bots)
+    except SpecRuntimeError as e:
+        return _message(e)
+
+
+def _paired(subs, base, reads, replays, alt_tables, base_t, spec, seed, logs_dir, progress, total, results,
+            workers) -> int:
+    """Each subject's alternatives played on the games that read it (in `workers`), compared pair by pair,
+    into `results`; the engine steps those games took."""
+    done = steps_used = 0
     for s in subs:
         if s["moot"]:
             results.append({**_public(s), "games": len(base), "read": 0, "read_share": 0.0,
@@ -144,16 +177,18 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
         results_changed: dict[int, object] = {}  # game -> an alternative that changes its scores or winner
         course_changed: dict[int, object] = {}
         for v in s["alternatives"]:
-            t = alt_tables[(s["name"], _key(v))]
+            key = (s["name"], _key(v))
+            t = alt_tables[key]
             pairs = []
             failure = None if isinstance(t, Tables) else _message(t)
+            played = workers.imap([(key, base[i].log["seed"]) for i in replay_games] if failure is None else [])
             for i in replay_games:
                 if failure is None:
-                    try:
-                        b = play_game(t, base[i].log["seed"], bots)
-                    except SpecRuntimeError as e:
-                        failure = f"seed {base[i].log['seed']}: {_message(e)}"
+                    b = next(played)
+                    if isinstance(b, str):
+                        failure = f"seed {base[i].log['seed']}: {b}"
                     else:
+                        b.state.t = t  # a record from another process comes back without the tables
                         steps_used += b.state.steps
                         pairs.append((i, b))
                 done += 1
@@ -185,12 +220,7 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
                         "witness_seed": (min(matters, key=lambda i: (base[i].state.steps, i)) + seed)
                         if matters else None,
                         "witness": _witness(base, read_games, results_changed, course_changed)})
-    ranked = sorted((r for r in results if not r["moot"]), key=_rank_key)
-    return {"soan_rulings": 1, "spec": {"name": spec.name, "draft": spec.draft, "path": spec.path},
-            "players": players, "seed": seed, "bots": bots, "params": params, "games": len(base),
-            "games_asked": games, "budget_steps": budget,
-            "steps": steps_used,
-            "ranked": ranked, "moot": [r for r in results if r["moot"]]}
+    return steps_used
 
 
 def _witness(base: list[GameRecord], read_games: list[int], results_changed: dict, course_changed: dict) -> dict | None:

@@ -31,12 +31,16 @@ def add_parser(sub, common) -> None:
                    help="where the two logs of each first winner flip are written (default soan-rulings/)")
     r.add_argument("--json", action="store_true", help="machine-readable output")
     r.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a plot per ruling")
+    from .cmdline import _add_jobs
+
+    _add_jobs(r, "the games")
 
 
 def cmd_rulings(args, out, err) -> int:
     from soan import impact
 
     from .cli import EXIT_OK, UsageError, _bots, _params, _players, _runtime_error
+    from .cmdline import _jobs
 
     spec = api.load(args.spec)
     n = _players(spec, args)
@@ -46,6 +50,7 @@ def cmd_rulings(args, out, err) -> int:
         raise UsageError(f"--games must be 1 or more, got {args.games}")
     if args.budget < 1:
         raise UsageError(f"--budget must be 1 or more engine steps, got {args.budget}")
+    jobs = _jobs(args)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     try:
@@ -59,7 +64,7 @@ def cmd_rulings(args, out, err) -> int:
                 prog.update(tasks[what], completed=k, total=total)
 
             result = impact.analyse(spec, n, args.games, args.seed, bots, params, args.budget,
-                                    Path(args.logs), progress)
+                                    Path(args.logs), progress, jobs=jobs)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     if args.html:

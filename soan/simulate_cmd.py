@@ -12,7 +12,7 @@ from soan.stats import pct
 
 from . import api
 
-from .cmdline import (EXIT_OK, UsageError, _bots, _emit_json, _params, _players, _print_in_force,
+from .cmdline import (EXIT_OK, UsageError, _add_jobs, _bots, _jobs, _emit_json, _params, _players, _print_in_force,
                       _runtime_error)
 
 
@@ -23,7 +23,7 @@ def add_parser(sub, common) -> None:
     s.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
     s.add_argument("--bots", "-b", default="random", metavar="B1,B2,...", help="bot per seat (default random)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
-    s.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="processes (default: all cores; same output for any N)")
+    _add_jobs(s, "the games")
 
 
 def cmd_simulate(args, out: Console, err: Console) -> int:
@@ -33,6 +33,7 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     bots = _bots(args.bots, n)
     if args.games < 1:
         raise UsageError(f"-n must be at least 1, got {args.games}")
+    jobs = _jobs(args)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     tables = api.tables(spec, n, params)
@@ -41,7 +42,7 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
                       console=err, transient=True, disable=args.json and not err.is_terminal) as prog:
             task = prog.add_task("games", total=args.games)
             stats = api.simulate(tables, args.games, args.seed, bots, progress=lambda k: prog.update(task, completed=k),
-                                 jobs=args.jobs if args.jobs > 0 else api.default_jobs())
+                                 jobs=jobs)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     stats["in_force"] = in_force(tables)

@@ -16,7 +16,7 @@ from . import api
 from .files import OutputError, check_output_dir, check_output_file, write_text
 
 from .cmdline import (DEFAULT_VERIFY_GAMES, EXIT_FINDINGS, EXIT_OK, FAIL_ON, PROPERTY_NAMES, VERDICT_STYLE,
-                      UsageError, _emit_json, _NoStatus, _params, _players, _print_in_force,
+                      UsageError, _add_jobs, _emit_json, _jobs, _NoStatus, _params, _players, _print_in_force,
                       _print_witness, _runtime_error)
 
 
@@ -43,6 +43,7 @@ def add_parser(sub, common) -> None:
     v.add_argument("--html", metavar="FILE",
                    help="also write a self-contained HTML page: the verdicts, score ranges proved against "
                         "witnessed, and each witness's moves")
+    _add_jobs(v, "the search's seeded games")
 
 
 def cmd_verify(args, out: Console, err: Console) -> int:
@@ -56,6 +57,7 @@ def cmd_verify(args, out: Console, err: Console) -> int:
             near = difflib.get_close_matches(o, PROPERTY_NAMES, n=1)
             raise UsageError(f"unknown property '{o}'", f"did you mean '{near[0]}'?" if near else
                              "properties: " + ", ".join(PROPERTY_NAMES))
+    jobs = _jobs(args)
     if args.budget < 0:
         raise UsageError(f"--budget must be 0 or more seconds, got {args.budget}")
     for w in args.fail_on:
@@ -74,7 +76,8 @@ def cmd_verify(args, out: Console, err: Console) -> int:
     try:
         with Status("verifying", console=err, spinner="dots") if err.is_terminal else _NoStatus() as status:
             result = verify(tables, args.budget, args.seed, set(args.only) or None, wdir,
-                            progress=lambda msg: status.update(f"verifying: {msg}"), max_games=args.games)
+                            progress=lambda msg: status.update(f"verifying: {msg}"), max_games=args.games,
+                            jobs=jobs)
     except SpecRuntimeError as e:
         return _runtime_error(spec, e, err)
     except OSError as e:

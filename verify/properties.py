@@ -54,8 +54,9 @@ class Finding:
 
 class Verifier:
     def __init__(self, tables: Tables, budget: float, seed: int = 0, witness_dir: Path | None = None,
-                 progress: Callable[[str], None] | None = None, max_games: int | None = None):
+                 progress: Callable[[str], None] | None = None, max_games: int | None = None, jobs: int = 1):
         self.t = tables
+        self.jobs = jobs  # processes for the seeded games (the same verdicts for any number)
         self.spec = tables.spec
         self.budget = budget
         self.seed = seed
@@ -77,7 +78,8 @@ class Verifier:
         self.started = time.perf_counter()
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
-                        progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"))
+                        progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"),
+                        jobs=self.jobs)
         by_name: dict[str, list[Finding]] = {}
         if not only or "score" in only:  # first: its climbs take what they need of the budget
             self.progress("checking score")
@@ -85,7 +87,7 @@ class Verifier:
         left = self._time_left()
         if self.max_games is None and left > 0.5:  # what the climbs left: more seeded games
             more_games(self.t, self.s, left, self.seed,
-                       progress=lambda g, sec: self.progress(f"searching: {g} games"))
+                       progress=lambda g, sec: self.progress(f"searching: {g} games"), jobs=self.jobs)
         for name in PROPERTIES:
             if (only and name not in only) or name in by_name:
                 continue
@@ -1005,8 +1007,8 @@ def _all_rule_nodes(spec: ir.Spec):
 
 
 def verify(tables: Tables, budget: float, seed: int = 0, only: set[str] | None = None,
-           witness_dir: Path | None = None, progress=None, max_games: int | None = None) -> dict:
-    v = Verifier(tables, budget, seed, witness_dir, progress, max_games)
+           witness_dir: Path | None = None, progress=None, max_games: int | None = None, jobs: int = 1) -> dict:
+    v = Verifier(tables, budget, seed, witness_dir, progress, max_games, jobs)
     findings, s = v.run(only)
     return {
         "soan_verify": SCHEMA_VERSION,

@@ -4,6 +4,7 @@ A witness is a real game log; it is replayed before it is reported."""
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
@@ -12,7 +13,7 @@ from typing import Callable
 import attrs
 
 from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.play import GameRecord, play_game, record_game, replay
+from soan.interpreter.play import GameRecord, Workers, play_game, record_game, replay
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
@@ -68,14 +69,15 @@ def _check_invariants(st: State) -> None:
 
 
 def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None = None,
-           progress: Callable[[int, float], None] | None = None, check_steps_games: int = 20) -> SearchResult:
-    """Seeded games for 70% of the budget, then hypothesis's targeted search
+           progress: Callable[[int, float], None] | None = None, check_steps_games: int = 20,
+           jobs: int = 1) -> SearchResult:
+    """Seeded games for 70% of the budget (in `jobs` processes), then hypothesis's targeted search
     pushing the highest score up for the rest."""
     res = SearchResult()
     start = time.perf_counter()
     # with a number of games, `budget` is only the wall-clock limit that may cut the work short
     more_games(tables, res, budget * 0.7 if max_games is None else budget, seed, progress, max_games,
-               check_steps_games)
+               check_steps_games, jobs)
     left = budget - (time.perf_counter() - start)
     examples = None if max_games is None else max_games // 4
     if (max_games is None and left > 0.5) or examples:
@@ -91,32 +93,53 @@ def search(tables: Tables, budget: float, seed: int = 0, max_games: int | None =
 
 def more_games(tables: Tables, res: SearchResult, seconds: float, seed: int = 0,
                progress: Callable[[int, float], None] | None = None, max_games: int | None = None,
-               check_steps_games: int = 0) -> None:
+               check_steps_games: int = 0, jobs: int = 1) -> None:
     """Seeded games into `res`, continuing after the seeds already played:
     for `seconds`, or exactly up to `max_games` seeded games (then the same
     verdicts every run).  The first `check_steps_games` games have the
-    engine's invariants checked at every step."""
+    engine's invariants checked at every step.  With `jobs` > 1 the games are
+    played in that many processes and taken in seed order, so `res` is the same
+    for any number of jobs (unless the wall clock cuts the work short)."""
     start = time.perf_counter()
     g = res.seeded
-    while (max_games is None or g < max_games) and time.perf_counter() - start < seconds:
-        on_step = None
-        if g < check_steps_games:
-            def on_step(st):
-                _check_invariants(st)
-                res.invariant_steps += 1
-        bots = bots_for(g, tables.n)
-        try:
-            _absorb(res, play_game(tables, seed + g, bots, on_step=on_step), tables)
-        except SpecRuntimeError as e:  # a finding about the spec, not the end of the search
-            res.errors.append((seed + g, bots, e))
-        g += 1
-        res.games += 1
-        if progress:
-            progress(res.games, time.perf_counter() - start)
+    with Workers(functools.partial(_seeded_game, tables, seed, check_steps_games), jobs) as workers:
+        while (max_games is None or g < max_games) and time.perf_counter() - start < seconds:
+            # one game at a time in this process (the clock read before each game); in workers, every game
+            # left at once (or a batch, when only the clock bounds the search) and the clock read per game
+            batch = 1 if workers.pool is None else (workers.jobs * 8 if max_games is None else max_games - g)
+            for rec, bots, error, steps_checked in workers.imap(range(g, g + batch)):
+                res.invariant_steps += steps_checked
+                if error is not None:  # a finding about the spec, not the end of the search
+                    res.errors.append((seed + g, bots, SpecRuntimeError(*error)))
+                else:
+                    rec.state.t = tables  # a record from another process comes back without the tables
+                    _absorb(res, rec, tables)
+                g += 1
+                res.games += 1
+                if progress:
+                    progress(res.games, time.perf_counter() - start)
+                if time.perf_counter() - start >= seconds:
+                    break
     if max_games is not None and g < max_games:
         res.cut_short = True
     res.seeded = g
     res.seconds += time.perf_counter() - start
+
+
+def _seeded_game(tables: Tables, seed: int, check_steps_games: int, g: int) -> tuple:
+    """Seeded game number g of the search: (its record or None, the bots, the rule error as (message, span,
+    hint) or None, steps whose invariants were checked); all of it can be sent between processes."""
+    bots = bots_for(g, tables.n)
+    checked = [0]
+    on_step = None
+    if g < check_steps_games:
+        def on_step(st):
+            _check_invariants(st)
+            checked[0] += 1
+    try:
+        return play_game(tables, seed + g, bots, on_step=on_step), bots, None, checked[0]
+    except SpecRuntimeError as e:
+        return None, bots, (e.message, e.span, e.hint), checked[0]
 
 
 def play_choices(tables: Tables, seed: int, choices: list[int]) -> GameRecord:

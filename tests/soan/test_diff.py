@@ -185,3 +185,14 @@ def test_verification_side_by_side_shows_the_moved_score_bound(capsys):
     assert anger["old"]["bounds"]["proved"] == [-2, 0] and anger["new"]["bounds"]["proved"] == [-3, 0]
     same = next(r for r in rows if r["property"] == "termination")
     assert not same["changed"]
+
+
+def test_diff_play_is_the_same_for_one_and_two_jobs(capsys):
+    """'soan diff --jobs 2 --json' prints exactly what '--jobs 1' prints: seeds split over processes, merged in seed order."""
+    outs = []
+    for j in (1, 2):
+        code = main(["diff", str(ROOT / "specs" / "kitano-19.soan"), str(ROOT / "specs" / "kitano-20.soan"),
+                     "--players", "4", "-n", "12", "--json", "--jobs", str(j)])
+        outs.append((code, capsys.readouterr().out))
+    assert outs[0] == outs[1] and outs[0][0] == 0
+    assert json.loads(outs[0][1])["play"]["first_divergence"] is not None

@@ -289,3 +289,26 @@ def test_soan_rulings_names_the_shortest_game_where_each_ruling_matters(tmp_path
     assert main([c for c in command if c != "--rule" and not c.startswith("six_is_zero=")] + ["--json"]) == 0
     now = json.loads(capsys.readouterr().out)
     assert other["result"]["scores"] != now["result"]["scores"]
+
+
+def test_rulings_are_the_same_for_one_and_two_jobs(tmp_path):
+    """Base games and replays split over two processes give exactly the study of one, a budget cut and a failing resolution included."""
+    text = dice_text().replace('ruling unused: answer = yes "Nothing reads this (test)" cite "none"',
+                               'ruling divisor: 0..1 = 1 "Divide by what? (test)" cite "none"')
+    text = text.replace("award first(dice).face to p for pts", "award first(dice).face // divisor to p for pts")
+    spec = api.compile_text(text, "x.soan")
+    for kw in ({"games": 60}, {"games": 400, "budget": 300}):
+        one = impact.analyse(spec, 2, seed=3, jobs=1, logs_dir=tmp_path / "a", **kw)
+        two = impact.analyse(spec, 2, seed=3, jobs=2, logs_dir=tmp_path / "a", **kw)
+        assert one == two
+    assert 0 < one["games"] < 400
+
+
+def test_soan_rulings_jobs_flag_changes_nothing_in_the_output(tmp_path, capsys):
+    """'soan rulings --jobs 2 --json' prints exactly what '--jobs 1 --json' prints."""
+    outs = []
+    for j in (1, 2):
+        code = main(["rulings", str(ROOT / "specs" / "kitano-20.soan"), "--players", "3", "-n", "16", "--json",
+                     "--jobs", str(j), "--logs", str(tmp_path)])
+        outs.append((code, capsys.readouterr().out))
+    assert outs[0] == outs[1] and outs[0][0] == 0

@@ -504,3 +504,28 @@ def test_nested_loops_with_equal_tests_are_read_without_error():
     f, _ = findings(_pile_spec("  while true max 1 { while true max 1 { draw 1 from deck to row } }"), max_games=5)
     assert f[("supplies", "draws from deck")]["verdict"] == "proved"  # four draws of five cards in all
     assert f[("termination", "game")]["verdict"] == "proved"
+
+
+def test_verify_gives_the_same_findings_for_one_and_two_jobs(tmp_path):
+    """The search's seeded games split over two processes give exactly the findings of one (only the seconds differ)."""
+    tables = api.tables(api.load(str(ROOT / "specs" / "kitano-20.soan")), 4)  # 4: one setup branch to bound
+    # supplies only: the search (what the jobs split) is the same whatever is checked, the proofs are not needed
+    one = verify(tables, 600, 0, {"supplies"}, witness_dir=tmp_path / "one", max_games=16, jobs=1)
+    two = verify(tables, 600, 0, {"supplies"}, witness_dir=tmp_path / "two", max_games=16, jobs=2)
+    for r in (one, two):
+        r["search"].pop("seconds")
+        for f in r["findings"]:
+            f["witness"] = f["witness"] and Path(f["witness"]).name
+    assert one == two and one["search"]["games"] >= 16
+
+
+def test_verify_command_jobs_flag_changes_nothing_but_the_seconds(tmp_path, capsys):
+    """'soan verify --jobs 2 --json' prints what '--jobs 1 --json' prints, but for the search's seconds."""
+    outs = []
+    for j in (1, 2):
+        code = main(["verify", str(ROOT / "specs" / "kitano-20.soan"), "--players", "4", "--games", "8", "--json",
+                     "--only", "supplies", "--jobs", str(j), "--witness-dir", str(tmp_path)])
+        out = json.loads(capsys.readouterr().out)
+        out["search"].pop("seconds")
+        outs.append((code, out))
+    assert outs[0] == outs[1]
