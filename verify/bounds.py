@@ -498,6 +498,8 @@ class Bounds:
                 return self._distinct_players(coll)
             case ir.Call(func="take", args=(coll, _)):
                 return self._distinct_players(coll)
+            case ir.Cond(then=a, orelse=b):  # `if ruling then (order q in players ...) else play_order`
+                return self._distinct_players(a) and self._distinct_players(b)
             case ir.Local(name=name):
                 return self.env.get(name, TOP).distinct
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:

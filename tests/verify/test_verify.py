@@ -529,3 +529,19 @@ def test_verify_command_jobs_flag_changes_nothing_but_the_seconds(tmp_path, caps
         out["search"].pop("seconds")
         outs.append((code, out))
     assert outs[0] == outs[1]
+
+
+def test_a_loop_over_a_def_choosing_between_two_orders_of_the_players_visits_each_once():
+    """`def turn_order = if flip == yes then (order q in players by q.seat desc else stable) else players`: a
+    loop over it awards each player once, so the item is proved 0..1, not 0..(players)."""
+    text = """game "Orders" players 3..3
+enum answer = yes, no
+ruling flip: answer = no "Which way round? (test)" cite "none"
+score once "once"
+def turn_order = if flip == yes then (order q in players by q.seat desc else stable) else players
+rounds 1 { for p in turn_order { award 1 to p for once } }
+winner among p in players by vp(p) desc else draw
+"""
+    f, _ = findings(text, max_games=5, n=3)
+    assert f[("score", "item once")]["bounds"]["proved"] == [0, 1]
+    assert f[("score", "item once")]["bounds"]["fit"] == "tight"
