@@ -21,7 +21,7 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_DECISIONS
 
-from .bots import BOTS, BotInput, determinize
+from .bots import BotInput, determinize, make_bot
 from .runtime import Tables
 from .state import CHANCE, State
 from .streams import Streams
@@ -82,7 +82,7 @@ def bot_names(spec_text: str | None, n: int) -> list[str]:
 def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
               on_step: Callable[[State], None] | None = None) -> GameRecord:
     """Play one game with bots.  `on_step` (for tests) is called on every state reached."""
-    players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) for seat, name in enumerate(bots)]
+    players = [make_bot(name, seat, random.Random(f"soan/{seed}/bot/{seat}"), tables) for seat, name in enumerate(bots)]
     streams = Streams(seed)
 
     def choose(st: State, p: int, moves) -> int:
