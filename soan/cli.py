@@ -105,7 +105,8 @@ def build_parser() -> _Parser:
     common(r)
     r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
     r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
-                   help="bot per seat: random, greedy or rollout; the last fills the rest (default random)")
+                   help="bot per seat: random, greedy, rollout, mcts[:PLAYOUTS[:DEPTH]] or a strategy the spec declares; "
+                   "the last fills the rest (default random)")
     r.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for soan replay")
     r.add_argument("--json", action="store_true", help="print the game log instead of the account")
     r.add_argument("--quiet", "-q", action="store_true", help="only the final scores")
@@ -374,7 +375,8 @@ def _budget(args, default: float) -> None:
                          "--games N searches N games (the same verdicts every run); --budget S searches for S seconds")
 
 
-def _bots(text: str, n: int) -> list[str]:
+def _bots(text: str, n: int, spec=None) -> list[str]:
+    """One bot name per seat, each checked (with the spec, its strategies are bot names too)."""
     parts = [b.strip() for b in text.split(",")]
     if not text.strip() or any(not b for b in parts):
         raise UsageError(f"--bots takes bot names separated by commas, got '{text}'",
@@ -384,10 +386,9 @@ def _bots(text: str, n: int) -> list[str]:
                          f"give at most {n}, or more players with --players")
     names = api.bot_names(text, n)
     for b in names:
-        if b not in api.BOT_NAMES:
-            near = difflib.get_close_matches(b, api.BOT_NAMES, n=1)
-            raise UsageError(f"unknown bot '{b}'", f"did you mean '{near[0]}'?" if near else
-                             "bots: " + ", ".join(api.BOT_NAMES))
+        problem = api.bot_problem(b, spec)
+        if problem:
+            raise UsageError(*problem)
     return names
 
 
@@ -472,7 +473,7 @@ def cmd_run(args, out: Console, err: Console) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n)
+    bots = _bots(args.bots, n, spec)
     if args.json and args.quiet:
         raise UsageError("--json and --quiet both say what to print; give one",
                          "--json prints the game log, --quiet only the final scores")
@@ -531,7 +532,7 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n)
+    bots = _bots(args.bots, n, spec)
     if args.games < 1:
         raise UsageError(f"-n must be at least 1, got {args.games}")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -669,7 +670,7 @@ def _replay_disagreement(tables, log: dict, st) -> str | None:
     if read != sorted(log["consulted_rulings"]):
         return (f"field consulted_rulings: the game read {', '.join(read) or 'no open ruling'}, "
                 f"the log says {', '.join(log['consulted_rulings']) or 'none'}")
-    if not all(b in api.BOT_NAMES for b in log["bots"]):
+    if any(api.bot_problem(b, tables.spec) for b in log["bots"]):
         return None  # a searched or constructed game (soan verify's witnesses): its moves are its own
     if log["soan_log"] != LOG_FORMAT:
         return None  # written with an earlier version's random streams: its seed plays another game today
