@@ -28,6 +28,7 @@ from soan.interpreter.play import LOG_FORMAT, in_force
 from soan.stats import pct
 
 from . import api
+from . import balance as balance_cmd
 from . import compile_cmd
 from . import record as record_cmd
 from . import rulings as rulings_cmd
@@ -181,6 +182,7 @@ def build_parser() -> _Parser:
 
     record_cmd.add_parser(sub, common)
     compile_cmd.add_parser(sub, common)
+    balance_cmd.add_parser(sub, common)
     sweep_cmd.add_parser(sub)
     rulings_cmd.add_parser(sub, common)
 
@@ -1059,7 +1061,8 @@ def _print_diff(result: dict, out: Console, old: ir.Spec, new: ir.Spec) -> None:
 
 COMMANDS = {"record": record_cmd.cmd_record, "check": cmd_check, "run": cmd_run, "simulate": cmd_simulate, "replay": cmd_replay, "test": cmd_test,
             "diff": cmd_diff, "verify": cmd_verify, "prove": cmd_prove, "compile": compile_cmd.cmd_compile,
-            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings}
+            "sweep": sweep_cmd.cmd_sweep, "rulings": rulings_cmd.cmd_rulings,
+            "balance": balance_cmd.cmd_balance}
 
 
 if __name__ == "__main__":  # pragma: no cover
