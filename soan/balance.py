@@ -267,6 +267,10 @@ def _iv(d: dict, fmt=lambda x: f"{x:.1f}") -> str:
     return f"{fmt(d['mean'])} [{fmt(d['lo'])}, {fmt(d['hi'])}]"
 
 
+def _range(item: dict) -> str:
+    return f"{item['min']}..{item['max']}"
+
+
 def _sh(d: dict) -> str:
     return f"{pct(d['rate'])} [{pct(d['lo'])}, {pct(d['hi'])}]"
 
@@ -375,7 +379,7 @@ def to_html(rep: dict) -> str:
                             as_pct=True))
     rows = lambda cells: "".join(f"<td>{e(str(c))}</td>" for c in cells)  # noqa: E731
     seat_rows = "".join(f"<tr>{rows([s['seat'], s['bot'], _sh(s['win']), s['verdict']])}</tr>" for s in seats)
-    item_rows = "".join(f"<tr>{rows([k, _iv(v['points'], lambda x: f'{x:.2f}'), _sh(v['scores_at_all']), f"{v['min']}..{v['max']}"])}</tr>"
+    item_rows = "".join(f"<tr>{rows([k, _iv(v['points'], lambda x: f'{x:.2f}'), _sh(v['scores_at_all']), _range(v)])}</tr>"
                         for k, v in items.items())
     strat_rows = "".join(f"<tr>{rows([s['strategy'], s['text'], _sh(s['win']), _sh(s['strong_in_same_seats']), s['verdict']])}</tr>"
                          for s in rep["strategies"])
