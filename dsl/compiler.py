@@ -596,7 +596,7 @@ class Compiler:
         elif budget and head != "mcts":
             self.error(st.span, f"only mcts takes a budget after ':', not '{head}'", "e.g. else mcts:200")
         seen, cur = {st.name}, head
-        fallbacks = {s.name: s.fallback.partition(":")[0] for s in spec.strategies}
+        fallbacks = {s.name: s.fallback.partition(":")[0] for s in spec.strategies if s.name not in BUILT_IN_BOTS}
         while cur in fallbacks:
             if cur in seen:
                 self.error(st.span, f"strategy '{st.name}' falls back, through others, on itself",
