@@ -29,8 +29,15 @@ from soan.stats import pct, t_quantile, wilson
 
 from . import api
 
-DEFAULT_GAMES = 40
-DEFAULT_BOTS = "mcts:60:40"
+DEFAULT_GAMES = 30
+# The default strong bot: ISMCTS whose playouts a decision are set so that one game's search plays about
+# GAME_WORK decisions in all (playouts x depth x the game's decisions), the game's length read from a few
+# random games on fixed seeds.  A long game gets fewer playouts a decision and the report stays affordable;
+# all of it is work, never time, so the same spec gets the same bots everywhere.
+GAME_WORK = 100_000
+DEPTH = 10
+PLAYOUTS = (8, 200)
+LENGTH_GAMES = 3
 
 
 def add_parser(sub, common) -> None:
@@ -40,9 +47,10 @@ def add_parser(sub, common) -> None:
     b.add_argument("-n", "--games", type=int, default=DEFAULT_GAMES, metavar="GAMES",
                    help=f"games for the seat figures, and again for each strategy (default {DEFAULT_GAMES})")
     b.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="first seed (default 0)")
-    b.add_argument("--bots", "-b", default=DEFAULT_BOTS, metavar="B1,B2,...",
-                   help=f"the strong bots: one per seat, the last fills the rest (default {DEFAULT_BOTS}: "
-                        "ISMCTS with 60 playouts a decision, each 40 decisions deep before the game is scored)")
+    b.add_argument("--bots", "-b", default=None, metavar="B1,B2,...",
+                   help=f"the strong bots: one per seat, the last fills the rest (default mcts:P:{DEPTH}, ISMCTS with "
+                        f"P playouts a decision, each {DEPTH} decisions deep, P chosen so that a game's search plays "
+                        f"about {GAME_WORK:,} decisions: the longer the game, the fewer playouts)")
     b.add_argument("--strategies", default="", metavar="S1,S2,...",
                    help="bots to test against the strong ones besides the spec's own strategies (e.g. greedy,random)")
     b.add_argument("--json", action="store_true", help="machine-readable output")
@@ -210,6 +218,15 @@ def balance(tables, games: int, seed: int, bots: list[str], strategies: list[str
             **main, "strategies": rows}
 
 
+def default_bot(tables) -> str:
+    """The default strong bot for these tables (see GAME_WORK)."""
+    decisions = [sum(1 for s in play_game(tables, 10_000 + k, ["random"] * tables.n).log["steps"] if "move" in s)
+                 for k in range(LENGTH_GAMES)]
+    per_game = max(1, sum(decisions) // len(decisions))
+    playouts = max(PLAYOUTS[0], min(PLAYOUTS[1], GAME_WORK // (per_game * DEPTH)))
+    return f"mcts:{playouts}:{DEPTH}"
+
+
 def _strategy_text(spec, name: str) -> str:
     for st in getattr(spec, "strategies", ()):
         if st.name == name:
@@ -227,7 +244,7 @@ def cmd_balance(args, out, err) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n, spec)
+    bots = _bots(args.bots, n, spec) if args.bots is not None else None
     if args.games < 1:
         raise UsageError(f"--games must be 1 or more, got {args.games}")
     declared = [st.name for st in getattr(spec, "strategies", ())]
@@ -240,6 +257,11 @@ def cmd_balance(args, out, err) -> int:
     if args.html:
         check_output_file(args.html, "--html")
     tables = api.tables(spec, n, params)
+    if bots is None:
+        try:
+            bots = [default_bot(tables)] * n
+        except SpecRuntimeError as e:
+            return _runtime_error(spec, e, err)
     total = args.games * (1 + len(strategies))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
