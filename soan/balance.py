@@ -34,9 +34,9 @@ DEFAULT_GAMES = 30
 # GAME_WORK decisions in all (playouts x depth x the game's decisions), the game's length read from a few
 # random games on fixed seeds.  A long game gets fewer playouts a decision and the report stays affordable;
 # all of it is work, never time, so the same spec gets the same bots everywhere.
-GAME_WORK = 100_000
+GAME_WORK = 40_000
 DEPTH = 10
-PLAYOUTS = (8, 200)
+PLAYOUTS = (6, 200)
 LENGTH_GAMES = 3
 
 
