@@ -189,3 +189,25 @@ def test_a_strategy_prefers_what_it_says_and_falls_back_elsewhere():
     assert api.bot_problem("plodder", t.spec) is None
     assert api.bot_problem("plodder", _tables(RACE).spec) is not None
     assert make_bot("plodder", 0, random.Random(0), t).fallback.playouts == 50
+
+
+def test_a_shared_win_is_worth_a_share_and_a_seat_the_line_leaves_out_ranks_last():
+    """Tied winners under 'else shared' get 1/k each; a seat the winner line's 'where' leaves out is placed behind
+    every candidate."""
+    text = LOWEST.replace("ASC", "asc").replace("by vp(p) asc else draw", "where vp(p) > 0 by vp(p) asc else shared")
+    t = api.tables(compile_text(text, "t.soan"), 2)
+    st = State(t).start()
+    st.vp["pts"] = [5, 5]
+    o = evaluator(t).outcome(st)
+    assert o.share == [0.5, 0.5]
+    st.vp["pts"] = [0, 5]
+    o = evaluator(t).outcome(st)
+    assert o.share == [0.0, 1.0] and o.place == [2, 0]
+
+
+@pytest.mark.parametrize("name, words", [("mcts:0", "from 1 to"), ("mcts:5:5:5", "from 1 to"), ("greedy:5", "only mcts"),
+                                          ("gredy", "did you mean 'greedy'?")])
+def test_bad_bot_names_say_what_is_wrong(name, words):
+    """A budget of 0, three numbers, a budget on a bot that takes none, and a misspelling are each refused plainly."""
+    message, hint = api.bot_problem(name)
+    assert words in message + " " + hint
