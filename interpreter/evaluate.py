@@ -123,12 +123,14 @@ class Evaluator:
 
 
 def finish_now(state: State, rng: random.Random, spare: bool = False) -> State:
-    """`state` (or a copy) with the end-of-game scoring and winner line run now.
-    Choices inside the scoring take the first legal move; chance is sampled."""
+    """`state` (or a copy) with the end-of-game scoring and winner line run now
+    (or, if they are running, run on to their end).  Choices inside the
+    scoring take the first legal move; chance is sampled."""
     s = state if spare else state.clone()
-    s.pending = None
-    s.frames = [Frame(s.t.rules.end_ops, {})]
-    s.run()
+    if not s.ending:  # already in the end-of-game scoring: carry on with it rather than score twice
+        s.pending = None
+        s.frames = [Frame(s.t.rules.end_ops, {})]
+        s.run()
     steps = 0
     while not s.is_terminal() and steps < SCORING_STEPS:
         if s.current_player() == CHANCE:
