@@ -346,7 +346,7 @@ def _bars(title: str, labels: list[str], values: list[float], los: list[float], 
     lo = min([*los, *values, 0])
     span = (hi - lo) or 1.0
     x = lambda v: left + (v - lo) / span * (width - left - right)  # noqa: E731
-    fmt = (lambda v: f"{v:.0%}") if as_pct else (lambda v: f"{v:.3g}")
+    fmt = (lambda v: f"{v:.0%}") if as_pct else (lambda v: f"{v:g}")
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
              f'aria-label="{html.escape(title)}">',
              f'<text x="{width / 2}" y="18" text-anchor="middle" font-weight="bold">{html.escape(title)}</text>']
@@ -361,8 +361,9 @@ def _bars(title: str, labels: list[str], values: list[float], los: list[float], 
     base = top + row * len(labels)
     parts.append(f'<line x1="{left}" x2="{width - right}" y1="{base}" y2="{base}" stroke="#000"/>')
     parts.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{base}" stroke="#000"/>')
-    for k in range(5):
-        v = lo + span * k / 4
+    if lo < 0 < hi:
+        parts.append(f'<line x1="{x(0):.1f}" x2="{x(0):.1f}" y1="{top}" y2="{base}" stroke="#888"/>')
+    for v in _ticks(lo, hi):
         parts.append(f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{base}" y2="{base + 5}" stroke="#000"/>')
         parts.append(f'<text x="{x(v):.1f}" y="{base + 18}" text-anchor="middle" font-size="11">{fmt(v)}</text>')
     parts.append(f'<text x="{(left + width - right) / 2}" y="{base + 34}" text-anchor="middle" font-size="12">'
@@ -373,6 +374,21 @@ def _bars(title: str, labels: list[str], values: list[float], los: list[float], 
         parts.append(f'<text x="{x(ref) + 4:.1f}" y="{top - 6}" font-size="11" fill="#c33">{html.escape(ref_label)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) from lo to hi, at most seven of them."""
+    span = hi - lo
+    if span <= 0:
+        return [lo]
+    mag = 10.0 ** (math.floor(math.log10(span)) - 1)
+    step = next(m * mag for m in (1, 2, 5, 10, 20, 50, 100) if span / (m * mag) <= 6)
+    first = math.ceil(lo / step - 1e-9) * step
+    out, v = [], first
+    while v <= hi + 1e-9:
+        out.append(round(v, 10))
+        v += step
+    return out
 
 
 def to_html(rep: dict) -> str:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+
+import pytest
 
 from clirun import soan
 
@@ -94,3 +98,19 @@ def test_intervals():
     s = share_interval(0, 10)
     assert s["lo"] == 0.0 and 0 < s["hi"] < 0.35
     assert share_interval(10, 10)["lo"] > 0.65
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs a headless chromium on PATH")
+def test_the_html_report_renders_in_a_headless_browser(tmp_path, capsys):
+    """Chromium, run headless, reads the page into a DOM holding the four plots and their titles, and draws it."""
+    page = tmp_path / "report.html"
+    code, _, err = soan(capsys, "balance", _spec(tmp_path), "-n", "4", "-b", "mcts:20", "--html", page)
+    assert code == 0, err
+    args = ["chromium", "--headless", "--no-sandbox", "--disable-gpu"]
+    dom = subprocess.run(args + ["--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=300).stdout
+    assert dom.count("<svg") == 4 and "Points per scoring item" in dom and "<script" not in dom
+    shot = tmp_path / "report.png"
+    subprocess.run(args + [f"--screenshot={shot}", "--window-size=900,1600", page.as_uri()], capture_output=True,
+                   timeout=300)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
