@@ -134,9 +134,10 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     head, _, rest = name.partition(":")
     if head in SEARCH_BOTS:
         parts = rest.split(":") if rest else []
-        if len(parts) > 2 or not all(x.isdigit() and 0 < int(x) <= MAX_PLAYOUTS for x in parts):
+        least = (1, 0)  # at least one playout; a depth of 0 scores the game where the tree ends
+        if len(parts) > 2 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts)):
             return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
-                    f"decisions, each a whole number from 1 to {MAX_PLAYOUTS:,}", "e.g. mcts:2000 or mcts:500:40")
+                    f"decisions (0: score the game where the tree ends), whole numbers up to {MAX_PLAYOUTS:,}", "e.g. mcts:2000 or mcts:500:40")
         return None
     if rest:
         return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"

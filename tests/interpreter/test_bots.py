@@ -205,7 +205,7 @@ def test_a_shared_win_is_worth_a_share_and_a_seat_the_line_leaves_out_ranks_last
     assert o.share == [0.0, 1.0] and o.place == [2, 0]
 
 
-@pytest.mark.parametrize("name, words", [("mcts:0", "from 1 to"), ("mcts:5:5:5", "from 1 to"), ("greedy:5", "only mcts"),
+@pytest.mark.parametrize("name, words", [("mcts:0", "whole numbers up to"), ("mcts:5:5:5", "whole numbers"), ("greedy:5", "only mcts"),
                                           ("gredy", "did you mean 'greedy'?")])
 def test_bad_bot_names_say_what_is_wrong(name, words):
     """A budget of 0, three numbers, a budget on a bot that takes none, and a misspelling are each refused plainly."""
