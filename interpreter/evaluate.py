@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from .runtime import ExprCompiler, rank_groups
+from .runtime import ExprCompiler, PlayerRef, rank_groups
 from .state import CHANCE, Frame, State
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
@@ -59,6 +59,7 @@ class Evaluator:
             return
         x = ExprCompiler(tables, tables.rules)
         self.candidates = x.binder(w.var, w.coll, w.where)
+        self.everyone = x.binder(w.var, w.coll, None) if w.where is not None else None
         self.var = w.var
         self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
         self.span = w.span
@@ -81,6 +82,9 @@ class Evaluator:
         return Outcome(share, place, margin)
 
     def _places(self, s: State) -> tuple[list[int], list[float]]:
+        """Each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
+        `where` leaves out rank behind every candidate, among themselves by the same keys, so a seat still short
+        of what it takes to be a candidate (three dishes cooked) is told nearer from further."""
         n = self.n
         place = [n] * n
         margin = [0.0] * n
@@ -89,27 +93,36 @@ class Evaluator:
         try:
             items, env = self.candidates(s, {})
             groups = rank_groups(s, list(items), dict(env), self.var, self.keys, self.span)
-        except Exception:  # a key the finished game cannot compute (none for a seat): no finer reading
+            rest: list = []
+            if self.everyone is not None:
+                every, _ = self.everyone(s, {})
+                kept = set(items)
+                rest = rank_groups(s, [p for p in every if p not in kept], dict(env), self.var, self.keys, self.span)
+                every = list(every)
+            else:
+                every = list(items)
+        except Exception:  # a key the game cannot compute (none for a seat): no finer reading
             return place, margin
         ahead = 0
-        for g in groups:
+        for g in groups + rest:
             for p in g:
-                if not s.elim[p.i]:
+                if type(p) is PlayerRef:
                     place[p.i] = ahead
             ahead += len(g)
         if self.keys:
             fn, desc = self.keys[0]
             inner = dict(env)
             values = {}
-            for g in groups:
-                for p in g:
-                    inner[self.var] = p
-                    try:
-                        v = fn(s, inner)
-                    except Exception:
-                        v = None
-                    if type(v) is int:
-                        values[p.i] = v if desc else -v
+            for p in every:
+                if type(p) is not PlayerRef:
+                    continue
+                inner[self.var] = p
+                try:
+                    v = fn(s, inner)
+                except Exception:
+                    v = None
+                if type(v) is int:
+                    values[p.i] = v if desc else -v
             for i, v in values.items():
                 others = [u for j, u in values.items() if j != i]
                 if others:

@@ -54,10 +54,12 @@ game "Strike" players 2..2
 score pts "points"
 setup { for p in players where p.seat == 2 { award 3 to p for pts } }
 rounds 2 {
-  for p in players where not p.eliminated {
-    choose by p "acts" {
-      option work { award 1 to p for pts }
-      option strike { for q in players where q != p and not q.eliminated { eliminate q } }
+  for p in players {
+    if not p.eliminated {
+      choose by p "acts" {
+        option work { award 1 to p for pts }
+        option strike { for q in players where q != p and not q.eliminated { eliminate q } }
+      }
     }
   }
 }
@@ -202,7 +204,7 @@ def test_a_shared_win_is_worth_a_share_and_a_seat_the_line_leaves_out_ranks_last
     assert o.share == [0.5, 0.5]
     st.vp["pts"] = [0, 5]
     o = evaluator(t).outcome(st)
-    assert o.share == [0.0, 1.0] and o.place == [2, 0]
+    assert o.share == [0.0, 1.0] and o.place == [1, 0]
 
 
 @pytest.mark.parametrize("name, words", [("mcts:0", "whole numbers up to"), ("mcts:5:5:5", "whole numbers"), ("greedy:5", "only mcts"),
