@@ -125,14 +125,17 @@ def play_all(tables, tasks: list[tuple[int, list[str]]], jobs: int, progress=Non
 
 
 def mean_interval(xs: list[float]) -> dict:
-    """Mean and its 95% Student-t interval."""
+    """Mean and its 95% Student-t interval (not below 0 for values that never are)."""
     n = len(xs)
     m = sum(xs) / n if n else 0.0
     if n < 2:
         return {"mean": _r(m), "lo": _r(m), "hi": _r(m), "n": n}
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
     half = t_quantile(0.975, n - 1) * sd / math.sqrt(n)
-    return {"mean": _r(m), "lo": _r(m - half), "hi": _r(m + half), "n": n}
+    lo = m - half
+    if lo < 0 <= min(xs):  # counts and lengths are never negative, whatever a few games' interval says
+        lo = 0.0
+    return {"mean": _r(m), "lo": _r(lo), "hi": _r(m + half), "n": n}
 
 
 def share_interval(k: float, n: int) -> dict:
