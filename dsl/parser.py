@@ -250,6 +250,12 @@ class ToIR(Transformer):
     def ex_with(self, meta, name, value):
         return ("with", (str(name), value, _tok_span(name)))
 
+    def ex_setting(self, meta, name, value):
+        return (str(name), value, _tok_span(name))
+
+    def ex_head(self, meta, *settings):
+        return ("head", settings)
+
     def ex_given(self, meta, b):
         return ("part", ir.Play("given", block=b, span=_span(meta)))
 
@@ -339,9 +345,10 @@ class ToIR(Transformer):
     def ex_expect_account(self, meta, text):
         return ("outcome", ir.Outcome("account", text=_unquote(text), span=_span(meta)))
 
-    def example_decl(self, meta, title, *parts):
+    def example_decl(self, meta, title, head, *parts):
         players = seed = None
-        options, expects, params, plays, outcomes, expect_at, outcome_at = [], [], [], [], [], [], []
+        options, expects, plays, outcomes, expect_at, outcome_at = [], [], [], [], [], []
+        params = list(head[1]) if head is not None else []  # settings in the title line come first
         for kind, v in parts:
             if kind == "players":
                 players = v

@@ -241,7 +241,7 @@ def _strategy_text(spec, name: str) -> str:
 
 
 def cmd_balance(args, out, err) -> int:
-    from .cli import EXIT_OK, UsageError, _bots, _params, _players, _runtime_error  # the command line's shared checks
+    from .cmdline import EXIT_OK, UsageError, _bots, _params, _players, _runtime_error  # the command line's shared checks
     from .files import check_output_file, write_text
 
     spec = api.load(args.spec)

@@ -247,10 +247,16 @@ def play_diff(old_t: Tables, new_t: Tables, games: int, seed: int, bots: list[st
     }
 
 
+def is_share(metric: str) -> bool:
+    """A metric that is a share of games (a draw, a seat's wins): printed as a percentage."""
+    return metric == "draw" or metric.startswith("win rate ")
+
+
 def compare_metrics(per_metric: dict[str, list[tuple[float, float]]], alpha: float = stats.ALPHA) -> list[dict]:
     """Paired tests of every metric as one family (Holm): each metric's means,
     difference, interval at its Holm level, whether it is a change, and, where
-    it is not, the smallest difference the run would have detected (80% power)."""
+    it is not, the smallest difference the run would have detected (80% power).
+    A share keeps six decimals, so one game in thousands never reads 0."""
     tests = {k: stats.paired([b - a for a, b in pairs]) for k, pairs in per_metric.items()}
     verdicts = stats.holm([t["p"] for t in tests.values()], alpha)
     out = []
@@ -258,12 +264,30 @@ def compare_metrics(per_metric: dict[str, list[tuple[float, float]]], alpha: flo
         t = tests[k]
         lo, hi = stats.interval(t, level)
         identical = all(a == b for a, b in pairs)
-        out.append({"metric": k, "old": round(sum(p[0] for p in pairs) / len(pairs), 3),
-                    "new": round(sum(p[1] for p in pairs) / len(pairs), 3), "difference": round(t["mean"], 3),
-                    "interval": [round(lo, 3), round(hi, 3)], "level": level, "p": t["p"], "change": change,
-                    "identical": identical,
-                    "detectable": None if change or identical else round(stats.detectable(t, level), 3)})
+        d = 6 if is_share(k) else 3
+        out.append({"metric": k, "old": round(sum(p[0] for p in pairs) / len(pairs), d),
+                    "new": round(sum(p[1] for p in pairs) / len(pairs), d), "difference": round(t["mean"], d),
+                    "interval": [round(lo, d), round(hi, d)], "level": level, "p": t["p"], "change": change,
+                    "identical": identical, "share": is_share(k),
+                    "detectable": None if change or identical else round(stats.detectable(t, level), d)})
     return out
+
+
+def metric_cells(m: dict) -> tuple[str, str, str, str, str]:
+    """A metric's old, new, difference, interval and detectable difference as printed: a share as a
+    percentage (never "0%" for what happened) and its differences in percentage points."""
+    if m.get("share"):
+        def pts(x: float) -> str:
+            if 0 < abs(x) < 0.0005:  # would round to 0.0
+                return f"{'+' if x > 0 else '-'}<0.1 pt"
+            return f"{100 * x:+.1f} pt"
+
+        return (stats.pct(m["old"], 1), stats.pct(m["new"], 1), pts(m["difference"]),
+                f"{pts(m['interval'][0])}…{pts(m['interval'][1])}",
+                "" if m["detectable"] is None else f"±{100 * m['detectable']:.1f} pt")
+    return (f"{m['old']:.3f}", f"{m['new']:.3f}", f"{m['difference']:+.3f}",
+            f"{m['interval'][0]:+.2f}…{m['interval'][1]:+.2f}",
+            "" if m["detectable"] is None else f"±{m['detectable']:.2f}")
 
 
 def _course(rec) -> list:

@@ -87,8 +87,10 @@ def _decisions(log: dict) -> int:
 
 def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: list[str] | None = None,
             params: dict | None = None, budget: int = 300_000, logs_dir: Path | None = None,
-            progress: Callable[[str, int, int], None] | None = None) -> dict:
-    """The whole study: subjects, base games, paired alternatives, ranked."""
+            progress: Callable[[str, int, int], None] | None = None,
+            on_game: Callable[[GameRecord], None] | None = None) -> dict:
+    """The whole study: subjects, base games, paired alternatives, ranked.  `on_game` sees every game
+    kept at the spec's resolutions (verify checks its proofs against them)."""
     bots = bots or ["random"] * players
     params = dict(params or {})
     base_t = Tables(spec, players, params)
@@ -112,6 +114,8 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
             break
         base.append(rec)
         reads.append(read)
+        if on_game:
+            on_game(rec)
         planned += cost
         if progress:
             progress("games at the spec's resolutions", g + 1, games)
@@ -130,12 +134,15 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
     for s in subs:
         if s["moot"]:
             results.append({**_public(s), "games": len(base), "read": 0, "read_share": 0.0,
-                            "read_interval": [0.0, 0.0], "alternatives": [], "matters": 0})
+                            "read_interval": [0.0, 0.0], "alternatives": [], "matters": 0,
+                            "results_changed": 0, "witness_seed": None, "witness": None})
             continue
         read_games = [i for i, r in enumerate(reads) if s["name"] in r]
         replay_games = [i for i, r in enumerate(replays) if s["name"] in r]
         alts = []
         matters: set[int] = set()
+        results_changed: dict[int, object] = {}  # game -> an alternative that changes its scores or winner
+        course_changed: dict[int, object] = {}
         for v in s["alternatives"]:
             t = alt_tables[(s["name"], _key(v))]
             pairs = []
@@ -153,14 +160,19 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
                 if progress:
                     progress("games under other resolutions", done, total)
             if failure is not None:
-                alts.append({"value": _show(v), "games": len(base), "played": len(pairs), "failure": failure,
+                alts.append({"value": shown(v), "games": len(base), "played": len(pairs), "failure": failure,
                              "flips": 0, "flip_share": 0.0, "flip_interval": [0.0, 1.0], "changed_games": 0,
                              "score_shift": {}, "item_shift": {}, "rounds_shift": {"mean": 0.0, "interval": [0, 0]},
                              "decisions_shift": {"mean": 0.0, "interval": [0, 0]},
                              "verdict": "the rules cannot be carried out"})
                 continue
             alt = _compare(base, pairs, base_t, s, v)
-            matters |= alt.pop("_changed")
+            changed = alt.pop("_changed")
+            matters |= changed
+            for i in sorted(alt.pop("_result_changed")):
+                results_changed.setdefault(i, v)
+            for i in sorted(changed):
+                course_changed.setdefault(i, v)
             first = alt.pop("_first_flip")
             if first is not None:
                 alt["first_flip"] = _save_pair(spec, base_t, t, base[first[0]], first[1], s["name"], v, logs_dir)
@@ -169,15 +181,27 @@ def analyse(spec: ir.Spec, players: int, games: int = 200, seed: int = 0, bots: 
         lo, hi = stats.wilson(k, n)
         results.append({**_public(s), "games": n, "read": k, "read_share": k / n if n else 0.0,
                         "read_interval": [lo, hi], "replayed": len(replay_games), "alternatives": alts,
-                        "matters": len(matters),
+                        "matters": len(matters), "results_changed": len(results_changed),
                         "witness_seed": (min(matters, key=lambda i: (base[i].state.steps, i)) + seed)
-                        if matters else None})
+                        if matters else None,
+                        "witness": _witness(base, read_games, results_changed, course_changed)})
     ranked = sorted((r for r in results if not r["moot"]), key=_rank_key)
     return {"soan_rulings": 1, "spec": {"name": spec.name, "draft": spec.draft, "path": spec.path},
             "players": players, "seed": seed, "bots": bots, "params": params, "games": len(base),
             "games_asked": games, "budget_steps": budget,
             "steps": steps_used,
             "ranked": ranked, "moot": [r for r in results if r["moot"]]}
+
+
+def _witness(base: list[GameRecord], read_games: list[int], results_changed: dict, course_changed: dict) -> dict | None:
+    """The shortest game that shows the subject matters: one whose scores or winner another resolution
+    changes, else one whose course it changes, else one that merely read it."""
+    for shows, games in (("result", results_changed), ("course", course_changed), ("read", read_games)):
+        if games:
+            i = min(games, key=lambda i: (base[i].state.steps, i))
+            value = games[i] if isinstance(games, dict) else None
+            return {"seed": base[i].log["seed"], "shows": shows, "value": None if value is None else shown(value)}
+    return None
 
 
 def _message(e: Exception) -> str:
@@ -190,11 +214,12 @@ def _key(v):
 
 def _public(s: dict) -> dict:
     return {"name": s["name"], "kind": s["kind"], "text": s["text"], "cite": s["cite"],
-            "current": _show(s["current"]), "read_by": s["read_by"], "read_at_start": s["read_at_start"],
+            "current": shown(s["current"]), "read_by": s["read_by"], "read_at_start": s["read_at_start"],
             "moot": s["moot"], "moot_reason": "no rule reads it" if s["moot"] else None}
 
 
-def _show(v) -> str:
+def shown(v) -> str:
+    """A resolution's value as a designer writes it (an enum's name, true/false)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(getattr(v, "name", v))
@@ -221,7 +246,7 @@ def _compare(base: list[GameRecord], pairs: list, base_t: Tables, s: dict, value
     score_d = {p: [] for p in seats}
     item_d = {it: [] for it in items}
     rounds_d, dec_d = [], []
-    flips, changed, first_flip = 0, set(), None
+    flips, changed, result_changed, first_flip = 0, set(), set(), None
     for i, a in enumerate(base):
         b = by_game.get(i)
         if b is None:
@@ -241,6 +266,8 @@ def _compare(base: list[GameRecord], pairs: list, base_t: Tables, s: dict, value
         dec_d.append(float(_decisions(b.log) - _decisions(a.log)))
         if a.log["steps"] != b.log["steps"] or ra != rb:
             changed.add(i)
+        if ra["scores"] != rb["scores"] or _winners(ra) != _winners(rb):
+            result_changed.add(i)
         if _winners(ra) != _winners(rb):
             flips += 1
             if first_flip is None or (a.state.steps, i) < (base[first_flip[0]].state.steps, first_flip[0]):
@@ -253,13 +280,13 @@ def _compare(base: list[GameRecord], pairs: list, base_t: Tables, s: dict, value
         return {"mean": round(t["mean"], 3), "interval": [round(a, 3), round(b, 3)],
                 "evidence": bool(a > 0 or b < 0)}
 
-    out = {"value": _show(value), "games": n_games, "played": len(pairs), "flips": flips,
+    out = {"value": shown(value), "games": n_games, "played": len(pairs), "flips": flips,
            "flip_share": flips / n_games if n_games else 0.0, "flip_interval": [lo, hi],
            "changed_games": len(changed),
            "score_shift": {p: summary(score_d[p]) for p in seats},
            "item_shift": {it: summary(item_d[it]) for it in items},
            "rounds_shift": summary(rounds_d), "decisions_shift": summary(dec_d),
-           "_changed": changed, "_first_flip": first_flip}
+           "_changed": changed, "_result_changed": result_changed, "_first_flip": first_flip}
     out["verdict"] = _verdict(out)
     return out
 
@@ -291,7 +318,7 @@ def _save_pair(spec: ir.Spec, base_t: Tables, alt_t: Tables, a: GameRecord, b: G
         logs_dir.mkdir(parents=True, exist_ok=True)
         stem = f"{Path(spec.path).stem}-p{base_t.n}-s{seed}-{name}"
         pa = logs_dir / f"{stem}-current.json"
-        pb = logs_dir / f"{stem}-{_show(value)}.json"
+        pb = logs_dir / f"{stem}-{shown(value)}.json"
         pa.write_text(a.to_json(), encoding="utf-8")
         pb.write_text(b.to_json(), encoding="utf-8")
         out["logs"] = [str(pa), str(pb)]

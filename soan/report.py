@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 from collections import Counter
 
+from soan.diff import metric_cells
+
 CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:70rem;color:#222;padding:0 1rem}
 h1{font-size:1.6rem}h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #ddd}
@@ -136,10 +138,10 @@ def diff_html(result: dict) -> str:
             verdict = ("<span class='change'>change</span>" if m["change"] else
                        "<span class='same'>same in every game</span>" if m["identical"] else
                        "<span class='same'>no evidence</span>")
-            det = "" if m["detectable"] is None else f"±{m['detectable']}"
-            out.append(f"<tr><td>{_e(m['metric'])}</td><td class='n'>{m['old']}</td><td class='n'>{m['new']}</td>"
-                       f"<td class='n'>{m['difference']:+}</td><td class='n'>{m['interval'][0]:+} … "
-                       f"{m['interval'][1]:+}</td><td>{verdict}</td><td class='n'>{det}</td></tr>")
+            old_v, new_v, diff, interval, det = metric_cells(m)
+            out.append(f"<tr><td>{_e(m['metric'])}</td><td class='n'>{_e(old_v)}</td><td class='n'>{_e(new_v)}</td>"
+                       f"<td class='n'>{_e(diff)}</td><td class='n'>{_e(interval)}</td><td>{verdict}</td>"
+                       f"<td class='n'>{_e(det)}</td></tr>")
         out.append("</table>")
         d = play.get("first_divergence")
         out.append("<h2>First divergence</h2>")

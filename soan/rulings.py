@@ -131,6 +131,19 @@ def table_lines(result: dict) -> list[str]:
         lines.append("Never read in these games (not proved moot: the rules can read them):")
         for r in unread:
             lines.append(f"  {r['name']}: read in at most {stats.pct(r['read_interval'][1])} of games (95%)")
+    shown = [r for r in result["ranked"] if r.get("witness") and r["witness"]["shows"] != "read"]
+    if shown:
+        lines.append("Where each one matters: the shortest game whose scores or winner (else course) another "
+                     "resolution changes; play it both ways with soan run:")
+        from soan.impact import shown as value
+
+        rules = "".join(f" --rule {k}={value(v)}" for k, v in result["params"].items())
+        for r in shown:
+            w = r["witness"]
+            lines.append(f"  {r['name']} = {w['value']}: seed {w['seed']} changes its "
+                         f"{'scores or winner' if w['shows'] == 'result' else 'course only'}: soan run "
+                         f"{result['spec']['path']} --players {result['players']} --seed {w['seed']} "
+                         f"--bots {','.join(result['bots'])}{rules} --rule {r['name']}={w['value']}")
     flips = [(r, a) for r in result["ranked"] for a in r["alternatives"] if a.get("first_flip")]
     if flips:
         lines.append("First (shortest) game where the winner flips, and where the two accounts part:")

@@ -19,10 +19,10 @@ from __future__ import annotations
 import itertools
 import sys
 
-from . import api
+from . import api, stats
 
 
-def add_parser(sub) -> None:
+def add_parser(sub, common=None) -> None:
     s = sub.add_parser("sweep", allow_abbrev=False,
                        help="simulate a grid of player counts and ruling values; one comparison table")
     s.add_argument("spec", metavar="SPEC", help="a .soan spec file")
@@ -172,12 +172,15 @@ def cmd_sweep(args, out, err) -> int:
     for col in ("mean", "min", "max", "draws", "no win", "elim/g", "dec/g"):
         t.add_column(col, justify="right")
     for row in table:
-        t.add_row(str(row["players"]), *[row["settings"].get(k, "") for k in names],
-                  f"{row['mean_score']:.2f}", str(row["min_score"]), str(row["max_score"]),
-                  f"{row['draw_rate']:.1%}", f"{row['no_winner_rate']:.1%}", f"{row['eliminations_per_game']:.2f}",
-                  f"{row['decisions_mean']:.1f}")
+        t.add_row(str(row["players"]), *[row["settings"].get(k, "") for k in names], *measure_cells(row))
     out.print(t)
     return EXIT_OK
+
+
+def measure_cells(row: dict) -> list[str]:
+    """A cell's measures as printed: shares as percentages that never read 0% for what happened."""
+    return [f"{row['mean_score']:.2f}", str(row["min_score"]), str(row["max_score"]), stats.pct(row["draw_rate"], 1),
+            stats.pct(row["no_winner_rate"], 1), f"{row['eliminations_per_game']:.2f}", f"{row['decisions_mean']:.1f}"]
 
 
 if __name__ == "__main__":  # pragma: no cover

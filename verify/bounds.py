@@ -134,8 +134,12 @@ class Bounds:
 
     def block(self, b: ir.Block | None, mult: int | None) -> None:
         if b is not None:
-            for s in b.stmts:
-                self.stmt(s, mult)
+            depth = len(self._guards)
+            try:
+                for s in b.stmts:
+                    self.stmt(s, mult)
+            finally:
+                del self._guards[depth:]  # facts a `let` in this block stated end with it
 
     def loop(self, body: ir.Block, mult: int | None, times: int | None, bind=None) -> None:
         """A body that runs up to `times` times (None: unknown) for each of
@@ -211,6 +215,10 @@ class Bounds:
             self._spoil_guards()
         for key in _binds(s):
             self._spoil_guards(key)
+        if isinstance(s, ir.Let):
+            # `let k = min(n, count(pile))`: until cards move or k changes, the pile holds at least k
+            for fact in _count_facts(s):
+                self._guards.append([fact, True])
 
     def _stmt(self, s: ir.Stmt, mult: int | None, site: Site | None) -> None:
         match s:
@@ -245,7 +253,16 @@ class Bounds:
             case ir.While(test=test, limit=limit, body=body):
                 n = self.int_max(limit)
                 if self.truth(test) is not False:
-                    self.loop(body, mult, None if n is None else max(0, n))
+                    held = [test, True]  # the loop's test holds at the start of every pass
+
+                    def anew():
+                        held[1] = True
+
+                    self._guards.append(held)
+                    try:
+                        self.loop(body, mult, None if n is None else max(0, n), anew)
+                    finally:
+                        self._guards.remove(held)
             case ir.If(branches=bs, orelse=orelse):
                 runs, settled = [], False
                 for test, b in bs:
@@ -372,6 +389,26 @@ class Bounds:
                 out["total"] = (solver.Bound("unknown", None, "an item has no proved bound"),) * 2
             self._scores, self._scores_ready = out, ready
         return self._scores
+
+    def loosest_awards(self, item: str, most: int = 2) -> list[str]:
+        """What makes an item's proved maximum large, in the designer's terms: the awards
+        whose largest amount times how often they can fire for one player is largest."""
+        ready, self._scores_ready = self._scores_ready, False
+        try:
+            parts = []
+            for site in self.sites:
+                node = site.node
+                if not (isinstance(node, ir.Award) and node.item == item):
+                    continue
+                iv = self.value_at(site, node.amount)
+                if iv is None or site.per_player is None or iv[1] <= 0:
+                    continue
+                parts.append((iv[1] * site.per_player, node.span.line, iv[1], site.per_player))
+        finally:
+            self._scores_ready = ready
+        parts.sort(key=lambda x: (-x[0], x[1]))
+        return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
+                f"for one player" for _, line, amount, times in parts[:most]]
 
     def _score_interval(self, key: str) -> Interval:
         lo, hi = self.score_bounds().get(key, (None, None))
@@ -527,6 +564,23 @@ class Bounds:
                 return v if isinstance(v, str) else None
         return None
 
+    def floor(self, e: ir.Expr) -> int | None:
+        """A number `e` is never below, where its whole range is not known: the
+        largest floor among a `max`'s arguments, the smallest of a `min`'s, 0 for a count."""
+        iv = self.interval(e)
+        if iv is not None:
+            return iv[0]
+        match e:
+            case ir.Call(func="max", args=args) if len(args) > 1:
+                known = [f for f in map(self.floor, args) if f is not None]
+                return max(known) if known else None
+            case ir.Call(func="min", args=args) if len(args) > 1:
+                floors = [self.floor(a) for a in args]
+                return None if any(f is None for f in floors) else min(floors)
+            case ir.Agg(func="count") | ir.Call(func="count") | ir.Call(func="size"):
+                return 0
+        return None
+
     def value_at(self, site: Site, e) -> Interval:
         """The interval of `e` as read at `site`, its locals as they were there."""
         saved, self.env = self.env, site.env
@@ -669,9 +723,14 @@ class Bounds:
                 ivs = [self.interval(a) for a in args]
                 if e.func == "min":
                     known = [iv for iv in ivs if iv is not None]
-                    if len(known) < len(ivs):
+                    if not known:
                         return None
-                    return (min(iv[0] for iv in ivs), min(iv[1] for iv in ivs))
+                    # one bounded argument caps the minimum from above; from below every argument
+                    # needs a floor (`min(count(x), max(vp(p), 0))`: the vp is unbounded, its max with 0 is not)
+                    floors = [iv[0] if iv is not None else self.floor(a) for a, iv in zip(args, ivs)]
+                    if any(f is None for f in floors):
+                        return None
+                    return (min(floors), min(iv[1] for iv in known))
                 if any(iv is None for iv in ivs):
                     return None
                 return (max(iv[0] for iv in ivs), max(iv[1] for iv in ivs))
@@ -744,3 +803,13 @@ class Joined:
     def size(self, e) -> int | None:
         sizes = [b.size(e) for b in self.bs]
         return None if any(x is None for x in sizes) else max(sizes)
+
+
+def _count_facts(s: ir.Let) -> list[ir.Expr]:
+    """What `let k = min(..., count(Z), ...)` says right after it: count(Z) >= k."""
+    match s.value:
+        case ir.Call(func="min", args=args) if len(args) > 1:
+            return [ir.BinOp(">=", a, ir.Local(s.name, span=s.span), span=s.span) for a in args
+                    if isinstance(a, ir.Call) and a.func in ("count", "size") and len(a.args) == 1
+                    or isinstance(a, ir.Agg) and a.func == "count" and a.where is None]
+    return []

@@ -115,7 +115,7 @@ class Flow:
         if node is None:
             return
         env = self._envs.setdefault(scope, {})
-        for n in _statements(node):
+        for n, facts in _statements_with_facts(node):
             match n:
                 case ir.Let(name=name, value=value) | ir.Set(target=ir.Local(name=name), value=value):
                     self._assign(env, name, self.zones_of(value, scope))
@@ -128,7 +128,8 @@ class Flow:
                 case ir.Pick(var=var, source=src):
                     self._assign(env, var, self.zones_of(src, scope))
                 case ir.Move(what=what, dest=dest):
-                    self.moves.append((self.zones_of(what, scope), self.zones_of(dest, scope), _kinds(what)))
+                    kinds = _kinds(what) or self._kinds_known(what, facts)
+                    self.moves.append((self.zones_of(what, scope), self.zones_of(dest, scope), kinds))
                     self.taken_from[n.span.site] = self.moves[-1][0]
                 case ir.Draw(source=src, dest=dest):
                     self.moves.append((self.zones_of(src, scope), self.zones_of(dest, scope), None))
@@ -142,6 +143,30 @@ class Flow:
                     target = self._envs.setdefault("proc:" + proc, {})
                     for name, a in zip(self._procs[proc].params, args):
                         self._assign(target, name, self.zones_of(a, scope))
+
+    def _kinds_known(self, what, facts) -> set[str] | None:
+        """The kinds a moved card can be, from the tests of the branches it is moved in:
+        `if c.kind == K { move c ... }` moves only K; in a later `elif` or `else`, not K."""
+        if not isinstance(what, ir.Local):
+            return None
+        v, only, besides = what.name, None, set()
+        for test, holds, block in facts:
+            if any(isinstance(n, ir.Set) and isinstance(n.target, ir.Local) and n.target.name == v
+                   for n in ir.walk(block)):
+                continue  # the local may name another card by the time it is moved
+            for c in (_conjuncts(test) if holds else [test]):
+                match c:
+                    case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=x), name="kind"), right=ir.Symbol(name=k)) \
+                            if x == v:
+                        if holds:
+                            only = {k} if only is None else only & {k}
+                        else:
+                            besides.add(k)
+        if only is not None:
+            return only - besides
+        if besides:
+            return set(self.t.kind) - besides
+        return None
 
     def zones_of(self, e, env) -> set[str] | None:
         """The zones the cards `e` denotes can lie in when it is read, or ANY."""
@@ -261,6 +286,27 @@ def opening_steps(block):
 def pauses(st) -> bool:
     """Whether a step may stop for a decision, roll or shuffle (a procedure may)."""
     return any(isinstance(n, (ir.Roll, ir.Shuffle, ir.Choose, ir.Do)) for n in ir.walk(st))
+
+
+def _statements_with_facts(node, facts=()):
+    """Every statement under `node` (as _statements), each with the tests of the `if`
+    branches it lies in: (test, True, block) for its own branch's test, (test, False,
+    block) for the tests of the branches before it, which were false."""
+    if node is None:
+        return
+    if isinstance(node, ir.Stmt):
+        yield node, facts
+    if isinstance(node, ir.If):
+        before = []
+        for test, block in node.branches:
+            here = tuple((t, False, block) for t in before) + ((test, True, block),)
+            yield from _statements_with_facts(block, facts + here)
+            before.append(test)
+        if node.orelse is not None:
+            yield from _statements_with_facts(node.orelse, facts + tuple((t, False, node.orelse) for t in before))
+        return
+    for child in ir.children(node):
+        yield from _statements_with_facts(child, facts)
 
 
 def _statements(node):

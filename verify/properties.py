@@ -24,10 +24,12 @@ from soan.interpreter.runtime import Tables
 from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
-from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, more_games,
-                     observe, search)
+from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
+                     more_games, observe, pile_drawn, search, tokens_out)
 
 SCHEMA_VERSION = 1
+# steered games per push when the budget is seconds (with --games N: N / 40, at least 2)
+DIRECTED_GAMES = 3
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -61,6 +63,8 @@ class Verifier:
         self.max_games = max_games
         self.uses = parameter_uses(self.spec)
         self._saved: dict[int, str] = {}
+        self._rulings: dict | None = None
+        self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
         self.progress("bounding the rules")
@@ -88,6 +92,7 @@ class Verifier:
             by_name[name] = getattr(self, "p_" + name)()
         findings = [f for name in PROPERTIES for f in by_name.get(name, [])] + self._errors()
         crosscheck.check(findings, self.s, self.witness_dir)
+        crosscheck.check(findings, self.rulings_games, self.witness_dir)
         return findings, self.s
 
     def _errors(self) -> list[Finding]:
@@ -153,7 +158,8 @@ class Verifier:
             proof = next((p for p in proofs if p.status != "proved"), proofs[0])
             w = self._short_supply(name)
             if w is None and proof.status != "proved":  # push games towards taking every token out
-                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1)
+                self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
+                           steer=tokens_out(name, supply))
                 w = self._short_supply(name)
             depends = [tok.short_ruling] if tok.when_short == "ruling" else []
             if proof.status == "proved":
@@ -187,6 +193,11 @@ class Verifier:
             where = f"draws from {name}"
             ws = [self.s.marks[k] for k in {("short_draw", s.node.span.site) for _, s in sites} if k in self.s.marks]
             why = self._pile_never_short(name, sites)
+            short_keys = {("short_draw", s.node.span.site) for _, s in sites}
+            steer = pile_drawn(self.t, name, {s.node.span.site for _, s in sites})
+            if why is None and not ws and steer is not None:  # push games towards emptying the pile
+                self._push(f"emptying {name}", lambda rec: (steer(rec.state), 0), goal=1000, steer=steer)
+                ws = [self.s.marks[k] for k in short_keys if k in self.s.marks]
             if why is not None:
                 out.append(Finding("supplies", where, "proved", f"a draw from {name} never finds it short", why))
             elif ws:
@@ -206,11 +217,23 @@ class Verifier:
     def _short_supply(self, name: str) -> Witness | None:
         return next((w for (k, site), w in self.s.marks.items() if k == "short_supply" and site[0] == name), None)
 
-    def _push(self, what: str, value, goal: int) -> None:
-        """A directed search: climb from the games seen towards a higher `value(record)`
-        (stopping at `goal` in its first part), every game it plays observed like the others."""
+    def _push(self, what: str, value, goal: int, steer=None) -> None:
+        """A directed search: games whose every decision is steered by `steer(state)`
+        (see search.directed_games), then a climb from them and the games seen towards
+        a higher `value(record)` (stopping at `goal` in its first part), every game
+        it plays observed like the others."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
+        if steer is not None:
+            self.progress(f"steering games towards {what}")
+            games = DIRECTED_GAMES if self.max_games is None else max(2, self.max_games // 40) if self.max_games else 0
+            if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
+                games, self.s.cut_short = 0, True
+            directed = directed_games(self.t, steer, self.seed, games,
+                                      on_game=lambda rec: observe(self.s, rec, self.t))
+            if value is not None and goal is not None and any(value(r)[0] >= goal for r in directed):
+                return
+            starts = directed + starts
         if not starts:
             return
         if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit
@@ -446,9 +469,16 @@ class Verifier:
             path, moves = self._witness(seen_hi[1], f"best-{subject}")
         if lo.status == hi.status == "proved":
             gap = None if seen_hi is None else hi.value - seen_hi[0]
+            bounds["fit"] = fit = _fit(lo.value, hi.value, None if seen_lo is None else seen_lo[0],
+                                       None if seen_hi is None else seen_hi[0])
             detail = (f"proved {lo.value}..{hi.value} ({self._abstraction()}); "
                       f"witnessed {bounds['witnessed'][0]}..{bounds['witnessed'][1]}"
-                      + ("" if gap is None else f"; gap to the proved maximum: {gap}"))
+                      + ("" if gap is None else f"; gap to the proved maximum: {gap}")
+                      + f"; {FIT_WORDS[fit]}")
+            if fit == "loose" and subject.startswith("item "):
+                why = self.b.loosest_awards(subject[len("item "):])
+                if why:
+                    detail += "; what keeps it loose: " + "; ".join(why)
             return Finding("score", subject, "proved", f"a player's {subject} score lies in {lo.value}..{hi.value}",
                            detail, bounds=bounds, witness=path, moves=[], depends_on=depends)
         return Finding("score", subject, "unknown", f"a player's {subject} score is bounded",
@@ -591,43 +621,131 @@ class Verifier:
     # ---- 7. open rulings
 
     def p_rulings(self) -> list[Finding]:
-        out = []
-        for r in self.spec.rulings:
-            read = self.uses[r.name]["read_by"]
-            if not read:
-                out.append(Finding("rulings", r.name, "proved", f"the situation of ruling '{r.name}' cannot arise",
-                                   "no rule reads it: it is moot"))
-                continue
-            w = self.s.consulted.get(r.name)
+        """Each open ruling and valued assumption, judged on the paired study `soan rulings` makes
+        (soan/impact.py) on this run's seed and game count: the two commands never disagree."""
+        from soan.dsl.errors import SpecRuntimeError
+
+        names = [r.name for r in self.spec.rulings] + [a.name for a in self.spec.assumptions if a.domain is not None]
+        try:
+            study = self.rulings_study()
+        except SpecRuntimeError as e:  # a game stops with a rule error: a finding of its own (errors)
+            where = f" at line {e.span.line}" if e.span is not None else ""
+            return [self._unmeasured_finding(name, f"the paired study stopped: a game stops with an error{where} "
+                                                   f"({e.message})") for name in names]
+        by_name = {r["name"]: r for r in study["ranked"] + study["moot"]}
+        return [self._ruling_finding(by_name[name], study) for name in names]
+
+    def _unmeasured_finding(self, name: str, why: str) -> Finding:
+        what = "ruling" if name in self._all_rulings() else "assumption"
+        read = self.uses.get(name, {"read_by": []})["read_by"]
+        if not read:
+            return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise",
+                           "no rule reads it: it is moot")
+        w = self.s.consulted.get(name)
+        if w is None:
+            return Finding("rulings", name, "unknown", f"the situation of {what} '{name}' can arise",
+                           f"read by {', '.join(read)}; not reached in {self.s.games} games; {why}")
+        path, moves = self._witness(w, f"ruling-{name}")
+        return Finding("rulings", name, "witnessed", f"the situation of {what} '{name}' arises",
+                       f"a search game read it; what it changes is not measured: {why}", witness=path, moves=moves,
+                       depends_on=[name])
+
+    def rulings_study(self) -> dict:
+        """The paired study of `soan rulings SPEC --players N --games G --seed S` (random bots, its default
+        step budget); its games at the spec's resolutions are checked against every proof like the search's."""
+        if self._rulings is None:
+            from soan import impact
+            from soan.rulings import DEFAULT_BUDGET, DEFAULT_GAMES
+
+            games = self.max_games if self.max_games is not None else DEFAULT_GAMES
+
+            def progress(what: str, k: int, total: int) -> None:
+                self.progress(f"rulings: {what} {k}/{total}")
+
+            self._rulings = impact.analyse(self.spec, self.t.n, games, self.seed, None, dict(self.t.overrides),
+                                           DEFAULT_BUDGET, None, progress,
+                                           on_game=lambda rec: observe(self.rulings_games, rec, self.t))
+        return self._rulings
+
+    def _ruling_finding(self, r: dict, study: dict) -> Finding:
+        from soan.stats import pct
+
+        what = "ruling" if r["kind"] == "open ruling" else "assumption"
+        arises = f"the situation of {what} '{r['name']}' arises"
+        if r["moot"]:
+            return Finding("rulings", r["name"], "proved", f"the situation of {what} '{r['name']}' cannot arise",
+                           "no rule reads it: it is moot")
+        n = r["games"]
+        from soan.impact import shown
+
+        rules = "".join(f" --rule {k}={shown(v)}" for k, v in self.t.overrides.items())
+        same = (f"the same study as soan rulings {self.spec.path} --players {self.t.n} --games {study['games_asked']} "
+                f"--seed {study['seed']}{rules}")
+        if not r["read"]:
+            w = self.s.consulted.get(r["name"])
+            unmeasured = (f"read by {', '.join(r['read_by'])}; " + (
+                f"read in none of the {n} paired games (at most {pct(r['read_interval'][1])} of games, 95%): "
+                f"what it changes is not measured ({same})" if n else
+                "no paired games were played (--games 0): what it changes is not measured"))
             if w is None:
-                out.append(Finding("rulings", r.name, "unknown", f"the situation of ruling '{r.name}' can arise",
-                                   f"read by {', '.join(read)}, but not reached in {self.s.games} games"))
-                continue
-            path, _ = self._witness(w, f"ruling-{r.name}")
-            matters = self._matters(r, w)
-            out.append(Finding("rulings", r.name, "witnessed", f"the situation of ruling '{r.name}' arises",
-                               (f"another resolution changes this game's result: {matters}" if matters else
-                                "in this game the other resolutions give the same result"),
-                               witness=path, depends_on=[r.name]))
-        return out
+                return Finding("rulings", r["name"], "unknown", f"the situation of {what} '{r['name']}' can arise",
+                               f"{unmeasured}; not reached in the {self.s.games} search games either")
+            path, moves = self._witness(w, f"ruling-{r['name']}")
+            return Finding("rulings", r["name"], "witnessed", arises, f"a search game read it; {unmeasured}",
+                           witness=path, moves=moves, depends_on=[r["name"]])
+        read = (f"read in {r['read']} of {n} games ({pct(r['read_share'])}, 95% "
+                f"{pct(r['read_interval'][0])}–{pct(r['read_interval'][1])})")
+        effects = []
+        for a in r["alternatives"]:
+            if "failure" in a:
+                effects.append(f"= {a['value']}: the rules cannot be carried out ({a['failure']})")
+            else:
+                effects.append(f"= {a['value']}: {a['verdict']}, winner flips in {a['flips']} "
+                               f"({pct(a['flip_share'])}, 95% {pct(a['flip_interval'][0])}–"
+                               f"{pct(a['flip_interval'][1])})")
+        if r["results_changed"]:
+            change = (f"another resolution changes the scores or winner of {r['results_changed']} of them "
+                      f"({pct(r['results_changed'] / n)})")
+        elif r["matters"]:
+            change = (f"another resolution changes the course of {r['matters']} of them but no game's scores "
+                      "or winner")
+        else:
+            change = "no other resolution changed any of them"
+        wit = r["witness"]
+        shows = {"result": f"the shortest game whose result {r['name']} = {wit['value']} changes",
+                 "course": f"the shortest game whose course {r['name']} = {wit['value']} changes",
+                 "read": "the shortest game that read it"}[wit["shows"]]
+        path, moves = self._ruling_witness(r, wit)
+        return Finding("rulings", r["name"], "witnessed", arises,
+                       f"{read}; {change}; " + "; ".join(effects) + f". Witness: {shows} ({same})",
+                       bounds={"games": n, "read": r["read"], "results_changed": r["results_changed"],
+                               "courses_changed": r["matters"],
+                               "winner_flips": {a["value"]: a["flips"] for a in r["alternatives"]
+                                                if "failure" not in a}},
+                       witness=path, moves=moves, depends_on=[r["name"]])
 
-    def _matters(self, r: ir.Ruling, w: Witness) -> str | None:
-        values = self.t.domain_values(r.domain)
-        current = self.t.params[r.name]
-        log = w.record.log
-        for v in values:
-            if v == current or len(values) > 8:
-                continue
-            try:
-                alt = Tables(self.spec, self.t.n, {**self.t.overrides, r.name: v})
-                from soan.impact import replay_under  # the witness's moves and draws wherever still legal
+    def _ruling_witness(self, r: dict, wit: dict) -> tuple[str | None, list[str]]:
+        """The study's witness game, saved and replayed; where another resolution changes it, the account
+        lines where the two games part."""
+        from soan.diff import first_divergence
+        from soan.impact import shown
+        from soan.interpreter.play import play_game
 
-                rec = replay_under(alt, log)
-            except Exception:
-                continue
-            if rec.result["scores"] != log["result"]["scores"] or rec.result["winners"] != log["result"]["winners"]:
-                return f"{r.name}={v} gives winners {rec.result['winners']} (seed {log['seed']})"
-        return None
+        bots = ["random"] * self.t.n
+        rec = play_game(self.t, wit["seed"], bots, narrate=True)
+        w = Witness(rec, len(rec.log["steps"]) if wit["shows"] == "result" else 0)
+        path, moves = self._witness(w, f"ruling-{r['name']}")
+        if wit["value"] is None:
+            return path, moves
+        domain = next(x.domain for x in list(self.spec.rulings) + list(self.spec.assumptions) if x.name == r["name"])
+        value = next(v for v in self.t.domain_values(domain) if shown(v) == wit["value"])
+        alt = play_game(Tables(self.spec, self.t.n, {**self.t.overrides, r["name"]: value}), wit["seed"], bots,
+                        narrate=True)
+        d = first_divergence(rec, alt)
+        if d is None:
+            return path, moves
+        return path, ([line.strip() for line in d["before"][-2:]] + [f"now: {line.strip()}" for line in d["old"][:3]]
+                      + [f"with {r['name']} = {wit['value']}: {line.strip()}" for line in d["new"][:3]])
 
 
 MOVES = (ir.Move, ir.Draw, ir.Exchange)
@@ -674,10 +792,25 @@ def _draw_fits(b: Bounds, site) -> str | None:
         return None
     for g in site.guards:
         for c in _conjuncts(g):
+            if _at_least_the_count(c, d.source, d.count):
+                return f"the draw at line {line} takes at most what the test or `min` at line {g.span.line} left in the pile"
             at_least = _count_at_least(b, site, c, d.source)
             if at_least is not None and at_least >= need[1]:
                 return f"the draw at line {line} runs only when the test at line {g.span.line} holds"
     return None
+
+
+def _at_least_the_count(c, source, count) -> bool:
+    """Whether the condition `c` says the pile holds at least `count` cards, `count`
+    being a local (`count(pile) >= k` from `let k = min(n, count(pile))`, or a loop's test)."""
+    if not isinstance(count, ir.Local):
+        return False
+    match c:
+        case ir.BinOp(op=">=", left=l, right=ir.Local(name=k)) if _counts(l, source):
+            return k == count.name
+        case ir.BinOp(op="<=", left=ir.Local(name=k), right=r) if _counts(r, source):
+            return k == count.name
+    return False
 
 
 def _counts(e, source) -> bool:
@@ -748,6 +881,23 @@ def _worst(bounds: list[solver.Bound], pick) -> solver.Bound:
     """Across the setup's branches: the largest maximum (or smallest minimum), proved only if every branch is."""
     bad = next((b for b in bounds if b.status != "proved"), None)
     return bad if bad is not None else solver.Bound("proved", pick(b.value for b in bounds))
+
+
+FIT_WORDS = {"tight": "tight (a game reaches the proved maximum, or a penalty's minimum)",
+             "within 2x": "within 2x of the best game seen",
+             "loose": "loose (more than 2x the best game seen)",
+             "unseen": "no game seen to compare"}
+
+
+def _fit(proved_min: int, proved_max: int, seen_min: int | None, seen_max: int | None) -> str:
+    """How close a proved range is to the games seen, at the end a designer asks about: the
+    maximum, or for a penalty (never above 0) the minimum: tight, within 2x, or loose."""
+    if seen_min is None or seen_max is None:
+        return "unseen"
+    proved, seen = (proved_max, seen_max) if proved_max > 0 else (-proved_min, -seen_min)
+    if proved == seen:
+        return "tight"
+    return "within 2x" if seen > 0 and proved <= 2 * seen else "loose"
 
 
 def _supply_pressure(token: str, supply: int):

@@ -398,3 +398,85 @@ def account_around(tables: Tables, w: Witness, before: int = 4, after: int = 2) 
 
 
 __all__ = ["search", "confirm", "account_around", "Witness", "SearchResult", "CHANCE"]
+
+
+# ---- directed games: every decision steered towards an objective
+
+def directed_games(tables: Tables, objective: Callable[[State], float], seed: int, games: int,
+                   depth: int = 6, explore: float = 0.15, max_moves: int = 24,
+                   on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Games in which every seat works together towards a higher `objective(state)`
+    (tokens out of a supply, cards out of a pile, one seat's score): at each
+    decision every move (at most `max_moves`, drawn evenly) is tried on a copy and
+    played on at random for `depth` steps, the same luck for every move, and the
+    move whose path reaches the highest objective is taken; now and then
+    (`explore`) a random move instead, so the games differ.  A random walk
+    seldom finds the corner a shortage or a top score needs; a climb from these
+    games starts near it.  Work is fixed (games x moves x depth), never timed;
+    chance is drawn as in any game, so each record is a real, replayable game."""
+    out = []
+    for g in range(games):
+        rng = random.Random(f"soan/{seed}/directed/{g}")
+
+        def peak(s: State, luck: int) -> float:
+            r = random.Random(luck)
+            best = objective(s)
+            for _ in range(depth):
+                if s.is_terminal():
+                    break
+                if s.current_player() == CHANCE:
+                    s.apply_chance(s.sample_chance(r))
+                else:
+                    s.apply(r.randrange(len(s.legal_moves())))
+                best = max(best, objective(s))
+            return best
+
+        def choose(st: State, p: int, moves: list) -> int:
+            if len(moves) == 1:
+                return 0
+            if rng.random() < explore:
+                return rng.randrange(len(moves))
+            tried = range(len(moves)) if len(moves) <= max_moves else sorted(rng.sample(range(len(moves)), max_moves))
+            luck = rng.getrandbits(32)
+            best, best_value = [], None
+            for i in tried:
+                s = st.clone()
+                try:
+                    s.apply(i)
+                    value = peak(s, luck)
+                except SpecRuntimeError:  # a rule error down this path: not a way forward
+                    continue
+                if best_value is None or value > best_value:
+                    best, best_value = [i], value
+                elif value == best_value:
+                    best.append(i)
+            return rng.choice(best) if best else rng.randrange(len(moves))
+
+        try:
+            rec = record_game(tables, seed * 7919 + g, choose, ["directed"] * tables.n)
+        except SpecRuntimeError:  # the seeded games report rule errors; this search only looks for witnesses
+            continue
+        if on_game is not None:
+            on_game(rec)
+        out.append(rec)
+    return out
+
+
+def tokens_out(token: str, supply: int) -> Callable[[State], float]:
+    """How many of a token's `supply` are out of it, and one more once a give found it short."""
+    def value(st: State) -> float:
+        short = any(k == "short_supply" and site[0] == token for k, site in st.first_marks)
+        return supply - st.supply[token] + int(short)
+    return value
+
+
+def pile_drawn(tables: Tables, pile: str, sites: set) -> Callable[[State], float] | None:
+    """How few cards a shared pile holds, and far more once a draw at one of `sites` found it short."""
+    slot = tables.slot_of.get((pile, -1))
+    if slot is None:
+        return None
+
+    def value(st: State) -> float:
+        short = any(k == "short_draw" and site in sites for k, site in st.first_marks)
+        return -len(st.zones[slot]) + 1000 * int(short)
+    return value

@@ -14,50 +14,10 @@ from soan import api, impact
 from soan import stats
 from soan.cli import main
 
+from dice_duel import dice_spec, dice_text
+
 ROOT = Path(__file__).resolve().parents[2]
-
-# Two players each roll the same die once.  A six scores 6, or nothing if
-# six_is_zero says so: the ruling is read only when a six is rolled, and it
-# flips the winner exactly when one player rolls a six and the other does not
-# (2 * 1/6 * 5/6 = 10/36 of games; six against six is a draw either way).
-DICE = """game "Dice duel" draft 1 players 2..3
-
-enum answer = yes, no
-enum tie_order = low_seat, high_seat
-ruling six_is_zero: answer = no "Does a six score nothing? (test)" cite "none"
-ruling cosmetic: answer = yes "Either answer does the same (test)" cite "none"
-ruling unused: answer = yes "Nothing reads this (test)" cite "none"
-{tie_ruling}component die { faces: 6..6 = 6  state face: 1..6 = 1 }
-cards die in dice { 1 x faces = 6 }
-zone dice: shared public unordered
-player { tokens: 0..5 = 0 }
-score pts "points" 0..6
-
-rounds 1 {
-  for p in players {
-    roll first(dice)
-    if first(dice).face == 6 {
-      if six_is_zero == no { award 6 to p for pts }
-    } else {
-      award first(dice).face to p for pts
-    }
-    if cosmetic == yes { set p.tokens += 1 } else { set p.tokens += 1 }
-  }
-}
-
-winner among p in players by vp(p) desc{tiebreak} else draw
-"""
-
-
-TIE_RULING = 'ruling tie_rule: tie_order = low_seat "Who wins a tie for first? (test)" cite "none"\n'
-
-
-def dice_text(tiebreak: str = "") -> str:
-    return DICE.replace("{tiebreak}", tiebreak).replace("{tie_ruling}", TIE_RULING if tiebreak else "")
-
-
-def dice_spec(tiebreak: str = ""):
-    return api.compile_text(dice_text(tiebreak), "dice.soan")
+TIE_KEY = ", (if tie_rule == low_seat then 0 - p.seat else p.seat) desc"
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +76,7 @@ def test_the_first_flip_is_saved_as_two_replayable_logs(tmp_path):
 
 def test_a_tie_break_ruling_is_read_only_on_ties_for_first():
     """With three players, the tie-break key is read exactly in the games whose top score is shared (hand count over all 216 rolls)."""
-    spec = dice_spec(", (if tie_rule == low_seat then 0 - p.seat else p.seat) desc")
+    spec = dice_spec(TIE_KEY)
     tables = api.tables(spec, 3)
     rolls = list(itertools.product(range(1, 7), repeat=3))  # six_is_zero is "no": each player scores the face
     tied_top = sum(1 for r in rolls if sorted(r)[-1] == sorted(r)[-2])
@@ -229,3 +189,101 @@ def test_a_log_played_again_under_another_resolution_keeps_its_moves_and_draws()
         if "six_is_zero" in log["consulted_rulings"]:
             sixes = sum(1 for s in log["steps"] if s.get("chance") == "roll die: 6")
             assert sum(log["result"]["scores"].values()) - sum(other["result"]["scores"].values()) == 6 * sixes
+
+
+TIE_EXAMPLES = '''
+example "Both roll a six: the low seat takes the tie" with six_is_zero = no {
+  players 2
+  play game { roll 6  roll 6 }
+  expect winner p1
+}
+
+example "Both roll a six: the high seat takes the tie" with tie_rule = high_seat {
+  players 2
+  play game { roll 6  roll 6 }
+  expect winner p2
+}
+
+example "Sixes score nothing: nought against nought, the high seat takes the tie" with tie_rule = high_seat, six_is_zero = yes {
+  players 2
+  play game { roll 6  roll 6 }
+  expect vp(p1) == 0 and vp(p2) == 0
+  expect winner p2
+}
+'''
+
+
+def test_examples_set_a_ruling_in_their_title_line():
+    """`example "..." with NAME = VALUE, ... { }` runs the example under those resolutions, as `with` lines in its body do."""
+    spec = api.compile_text(dice_text(TIE_KEY) + TIE_EXAMPLES, "dice.soan")
+    results = {r.title: r for r in api.run_examples(spec)}
+    assert all(r.passed for r in results.values()), [r.problems for r in results.values() if not r.passed]
+    assert set(results) == {"Both roll a six: the low seat takes the tie [six_is_zero=no]",
+                            "Both roll a six: the high seat takes the tie [tie_rule=high_seat]",
+                            "Sixes score nothing: nought against nought, the high seat takes the tie "
+                            "[tie_rule=high_seat, six_is_zero=yes]"}
+    body = TIE_EXAMPLES.replace(' with tie_rule = high_seat {\n  players 2', ' {\n  players 2\n  with tie_rule = high_seat', 1)
+    results = {r.title: r for r in api.run_examples(api.compile_text(dice_text(TIE_KEY) + body, "dice.soan"))}
+    assert results["Both roll a six: the high seat takes the tie [tie_rule=high_seat]"].passed
+    # the other resolution gives the other seat: the example under it fails with the real outcome
+    wrong = TIE_EXAMPLES.replace("with tie_rule = high_seat {", "{", 1)
+    results = {r.title: r for r in api.run_examples(api.compile_text(dice_text(TIE_KEY) + wrong, "dice.soan"))}
+    (bad,) = [r for r in results.values() if not r.passed]
+    assert bad.problems[0].message == "expected P2 to win, but the game ended with won by P1"
+
+
+def test_a_setting_in_an_example_title_line_is_checked_like_any_other():
+    """An unknown name or a value outside the domain in the title line is a located spec error with a hint."""
+    from soan.dsl.errors import SpecErrors
+
+    text = dice_text(TIE_KEY) + 'example "x" with tie_rul = high_seat {\n  players 2\n  expect true\n}\n'
+    with pytest.raises(SpecErrors) as e:
+        api.compile_text(text, "dice.soan")
+    (p,) = e.value.problems
+    assert "tie_rul" in p.message and p.span.line == text.count("\n") - 3 and "tie_rule" in (p.hint or "")
+
+
+def test_diff_and_sweep_print_a_rare_share_as_under_a_tenth_of_a_percent():
+    """A draw in 1 of 3000 games prints as <0.1% in soan diff's table and soan sweep's, never 0.0%; JSON keeps it non-zero."""
+    from soan import diff as sdiff
+    from soan.sweep import measure_cells
+
+    (m,) = sdiff.compare_metrics({"draw": [(0.0, 0.0)] * 2999 + [(1.0, 0.0)]})
+    assert m["share"] and m["old"] > 0 and m["new"] == 0
+    old, new, difference, _, _ = sdiff.metric_cells(m)
+    assert (old, new) == ("<0.1%", "0%") and difference == "-<0.1 pt"
+    (m,) = sdiff.compare_metrics({"points: sets": [(1.0, 1.5)] * 10})
+    assert not m["share"] and sdiff.metric_cells(m)[2] == "+0.500"
+    row = {"mean_score": 3.0, "min_score": 0, "max_score": 6, "draw_rate": 1 / 3000, "no_winner_rate": 0.0,
+           "eliminations_per_game": 0.0, "decisions_mean": 2.0}
+    assert measure_cells(row)[3:5] == ["<0.1%", "0%"]
+
+
+def test_diff_prints_shares_as_percentages(tmp_path, capsys):
+    """soan diff's play table prints the draw rate and each seat's wins as percentages, other metrics as numbers."""
+    old, new = tmp_path / "old.soan", tmp_path / "new.soan"
+    old.write_text(dice_text(), encoding="utf-8")
+    new.write_text(dice_text().replace('six_is_zero: answer = no', 'six_is_zero: answer = yes'), encoding="utf-8")
+    assert main(["diff", str(old), str(new), "--games", "60"]) == 0
+    out = capsys.readouterr().out
+    draw = next(line for line in out.splitlines() if line.strip("│ ").startswith("draw"))
+    assert draw.count("%") == 2 and " pt" in draw
+    points = next(line for line in out.splitlines() if "points: pts" in line)
+    assert "%" not in points
+
+
+def test_soan_rulings_names_the_shortest_game_where_each_ruling_matters(tmp_path, capsys):
+    """Each ruling that changed a game is given the shortest such game as a soan run command; run both ways, its scores differ."""
+    path = tmp_path / "dice.soan"
+    path.write_text(dice_text(), encoding="utf-8")
+    assert main(["rulings", str(path), "--games", "40", "--logs", str(tmp_path / "logs")]) == 0
+    out = capsys.readouterr().out
+    matters = out.split("Where each one matters")[1].split("First (shortest)")[0]
+    (line,) = [x for x in matters.splitlines() if x.startswith("  six_is_zero = yes: seed ")]
+    assert "changes its scores or winner" in line and "cosmetic" not in matters
+    command = line.split(": soan ", 1)[1].split()
+    assert main(command + ["--json"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert main([c for c in command if c != "--rule" and not c.startswith("six_is_zero=")] + ["--json"]) == 0
+    now = json.loads(capsys.readouterr().out)
+    assert other["result"]["scores"] != now["result"]["scores"]

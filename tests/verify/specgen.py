@@ -266,9 +266,26 @@ class _Gen:
             self.emit(ind, f"set {self.player(scope)}.v {self.pick(['+=', '-=', '='])} {self.num(scope)}")
         elif kind == "draw":
             if self.has_deck:
-                self.emit(ind, f"if count({self.player(scope, True)}.hand) < limit {{")
-                self.emit(ind + 1, f"draw 1 from deck to {self.player(scope, True)}.hand")
-                self.emit(ind, "}")
+                form = self.i(0, 2)
+                who = self.player(scope, True)
+                if form == 0:
+                    self.emit(ind, f"if count({who}.hand) < limit {{")
+                    self.emit(ind + 1, f"draw 1 from deck to {who}.hand")
+                    self.emit(ind, "}")
+                elif form == 1:  # a local holding at most the pile's count; changed or not before the draw
+                    name = self.name(["k"])
+                    self.emit(ind, f"let {name} = min({self.i(0, 3)}, count(deck))")
+                    if self.chance(30):
+                        self.emit(ind, f"set {name} += {self.i(0, 1)}")
+                    elif self.chance(30):
+                        self.emit(ind, f"draw 1 from deck to {who}.hand")
+                    self.emit(ind, f"draw {name} from deck to {who}.hand")
+                else:  # a loop whose test counts the pile: one or two draws a pass
+                    self.emit(ind, f"while count(deck) > {self.i(0, 1)} max {self.i(1, 3)} {{")
+                    self.emit(ind + 1, f"draw 1 from deck to {who}.hand")
+                    if self.chance(40):
+                        self.emit(ind + 1, f"draw 1 from deck to {who}.hand")
+                    self.emit(ind, "}")
             else:
                 self.emit(ind, f"award 1 to {self.player(scope)} for pts")
         elif kind == "cards":

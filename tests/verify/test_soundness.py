@@ -105,7 +105,7 @@ def test_every_soundness_case_says_what_it_broke():
 
 
 def test_the_generator_produces_every_shape_and_valid_specs():
-    """Among 400 generated specs every shape of SHAPES occurs, and more than 80% pass soan check."""
+    """Among 400 generated specs every shape of SHAPES occurs, and more than 75% pass soan check (the rest hold a token from 1 on purpose)."""
     seen: set[str] = set()
     counts = {"valid": 0, "all": 0}
 
@@ -123,7 +123,7 @@ def test_the_generator_produces_every_shape_and_valid_specs():
 
     collect()
     assert sorted(set(SHAPES) - seen) == []
-    assert counts["valid"] > 0.8 * counts["all"]
+    assert counts["valid"] > 0.75 * counts["all"]
 
 
 def test_shapes_of_recognises_a_hand_written_spec():

@@ -14,6 +14,8 @@ from soan import api
 from soan.cli import main
 from soan.verify.properties import verify
 
+from dice_duel import dice_text
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -308,3 +310,189 @@ def test_a_def_only_the_examples_call_is_said_to_serve_the_examples():
     f, _ = findings(text, budget=1.0, max_games=5)
     assert "used only by the examples" in f[("dead", "def helper")]["claim"]
     assert "is never used" in f[("dead", "def unused")]["claim"]
+
+
+STEADY_HANDS = """game "Steady hands" players 2..2
+token chip supply 20 hold 0..30 when short partial
+zone bag: shared hidden unordered
+component stone "stone" { weight: 1..1 = 1 }
+cards stone in bag { 40 x weight = 1 }
+score pts "points"
+rounds 30 {
+  choose k from [0, 1, 2, 3, 4, 5] by player(1) "takes" {
+    if k == 5 { give 1 chip to player(1) draw 1 from bag to box }
+  }
+  choose j from [0, 1, 2] by player(2) "returns" {
+    if j == 2 and player(1).chip > 0 { return 1 chip from player(1) }
+  }
+}
+scoring { award 0 to player(1) for pts }
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_steered_games_take_the_one_move_in_six_that_empties_a_supply_every_round():
+    """Thirty rounds each offering one move in six that takes a chip (20 in the supply) and one in three that
+    gives it back: random play never empties it, while games steered by tokens out take the chip and keep it."""
+    from soan.verify.search import directed_games, tokens_out
+
+    tables = api.tables(api.compile_text(STEADY_HANDS, "t.soan"), 2)
+    recs = directed_games(tables, tokens_out("chip", 20), seed=0, games=2)
+    assert any(("short_supply" == k and site[0] == "chip") for r in recs for k, site in r.state.first_marks)
+    for r in recs:  # each steered game is a real game: its log replays to the same state
+        assert api.replay(tables, r.log).supply == r.state.supply
+
+
+def test_verify_witnesses_a_shortage_that_only_steady_play_reaches():
+    """verify's supply push steers games towards the shortage before climbing, so it is witnessed with a small budget."""
+    f, _ = findings(STEADY_HANDS, max_games=8)
+    assert f[("supplies", "chip")]["verdict"] == "witnessed"
+    assert f[("supplies", "draws from bag")]["verdict"] == "proved"
+
+
+def test_a_min_with_one_bounded_side_and_a_floored_side_is_bounded():
+    """`min(count(bag), max(vp(p), 0))` lies in 0..count(bag) although vp(p) has no known bound: a penalty
+    written that way gets a proved range (Pitmaster's spoiled mains)."""
+    text = """game "Floors" players 2..2
+zone bag: shared hidden unordered
+component stone "stone" { weight: 1..1 = 1 }
+cards stone in bag { 3 x weight = 1 }
+score gain "gain"
+score penalty "penalty"
+rounds 4 {
+  choose k from [0, 1, 2] by player(1) "scores" { award k * round to player(1) for gain }
+}
+scoring { for p in players { award 0 - min(count(bag), max(vp(p), 0)) to p for penalty } }
+winner among p in players by vp(p) desc else draw
+"""
+    f, _ = findings(text, max_games=20)
+    assert f[("score", "item penalty")]["verdict"] == "proved"
+    assert f[("score", "item penalty")]["bounds"]["proved"] == [-3, 0]
+
+
+def _pile_spec(body: str, cards: int = 5) -> str:
+    return f"""game "Piles" players 2..2
+zone deck: shared hidden stack
+zone row: shared public unordered
+component stone "stone" {{ weight: 1..1 = 1 }}
+cards stone in deck {{ {cards} x weight = 1 }}
+score pts "points"
+rounds 4 {{
+{body}
+}}
+scoring {{ award count(row) to player(1) for pts }}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_draw_of_a_local_set_to_the_min_of_the_piles_count_is_proved_never_short():
+    """`let k = min(2, count(deck))` then `draw k from deck`: the draw takes at most what the pile holds."""
+    f, _ = findings(_pile_spec("  let k = min(2, count(deck))\n  draw k from deck to row"), max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "proved"
+
+
+def test_a_draw_inside_a_loop_whose_test_counts_the_pile_is_proved_never_short():
+    """`while count(deck) > 0 ... { draw 1 from deck }`: every pass starts with the loop's test true."""
+    f, _ = findings(_pile_spec("  while count(row) < 2 * round and count(deck) > 0 max 3 { draw 1 from deck to row }"),
+                    max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "proved"
+
+
+def test_a_loop_test_does_not_guard_a_second_draw_after_the_first_in_the_same_pass():
+    """Two draws of one card in one pass under `count(deck) > 0`: the second can find the pile empty (five cards,
+    two a pass), and is witnessed, not proved."""
+    f, _ = findings(_pile_spec("  while count(deck) > 0 max 3 { draw 1 from deck to row  draw 1 from deck to row }"),
+                    max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "witnessed"
+
+
+def test_a_local_min_stops_guarding_once_the_local_changes():
+    """`let k = min(2, count(deck))`, then `set k += 1`: the draw of k may take more than the pile holds."""
+    f, _ = findings(_pile_spec("  let k = min(2, count(deck))\n  set k += 1\n  draw k from deck to row"), max_games=10)
+    assert f[("supplies", "draws from deck")]["verdict"] == "witnessed"
+
+
+SORTING = """game "Sorting" players 2..2
+component apple "apple" { size: 1..1 = 1 }
+component pear "pear" { size: 1..1 = 1 }
+zone crate: shared public unordered
+zone apples: per_player public unordered
+zone pears: per_player public unordered
+cards apple in crate { 3 x size = 1 }
+cards pear in crate { 5 x size = 1 }
+score fruit "apples kept"
+score others "pears kept"
+rounds 8 {
+  for p in players {
+    if count(crate) > 0 {
+      choose c from crate by p "takes a fruit" {
+        if c.kind == apple { move c to p.apples } else { move c to p.pears }
+      }
+    }
+  }
+}
+scoring { for p in players { award count(p.apples) to p for fruit  award count(p.pears) to p for others } }
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_card_moved_under_a_test_of_its_kind_is_only_of_that_kind():
+    """`if c.kind == apple { move c to p.apples } else { move c to p.pears }`: only the 3 apples can lie in
+    p.apples and only the 5 pears in p.pears, so the items are proved 0..3 and 0..5 (not 0..8) and reached."""
+    f, _ = findings(SORTING, max_games=30)
+    assert f[("score", "item fruit")]["bounds"]["proved"] == [0, 3]
+    assert f[("score", "item others")]["bounds"]["proved"] == [0, 5]
+    assert f[("score", "item fruit")]["bounds"]["fit"] == "tight"
+
+
+def test_a_kind_test_does_not_narrow_a_card_local_changed_inside_its_branch():
+    """A branch that sets its card local to another card before moving it may move any kind: no narrowing."""
+    text = SORTING.replace("if c.kind == apple { move c to p.apples }",
+                           "if c.kind == apple { let d = c  set d = first(crate)  move d to p.apples }")
+    f, _ = findings(text, max_games=10)
+    assert f[("score", "item fruit")]["bounds"]["proved"][1] > 3
+
+
+def test_loose_score_items_are_marked_and_say_which_award_keeps_them_loose():
+    """An item whose proved maximum is far above every game seen is marked loose, naming the award line."""
+    text = SORTING.replace('score others "pears kept"', 'score others "pears kept"\nscore bonus "bonus"').replace(
+        "rounds 8 {", "rounds 8 {\n  choose k from [0, 1] by player(1) \"hopes\" { if k == 1 and count(player(1).apples) "
+                      "+ count(player(1).pears) == 8 { award 7 to player(1) for bonus } }")
+    f, _ = findings(text, max_games=10)
+    bonus = f[("score", "item bonus")]
+    assert bonus["bounds"]["fit"] == "loose"
+    assert "what keeps it loose: line" in bonus["detail"] and "awards up to 7 a time" in bonus["detail"]
+
+
+def test_verify_rulings_reports_the_paired_study_soan_rulings_makes(tmp_path):
+    """verify's rulings findings carry the same numbers as the soan rulings study on the same seed and games, with a witness where the ruling changes the result."""
+    from soan import impact
+    spec = api.compile_text(dice_text(), "dice.soan")
+    result = verify(api.tables(spec, 2), 600.0, 0, only={"rulings"}, witness_dir=tmp_path, max_games=80)
+    f = {x["subject"]: x for x in result["findings"] if x["property"] == "rulings"}
+    study = impact.analyse(spec, 2, games=80, seed=0)
+    rows = {r["name"]: r for r in study["ranked"] + study["moot"]}
+    assert f["unused"]["verdict"] == "proved" and rows["unused"]["moot"]
+    for name in ("six_is_zero", "cosmetic"):
+        r, b = rows[name], f[name]["bounds"]
+        assert f[name]["verdict"] == "witnessed"
+        assert (b["games"], b["read"], b["results_changed"]) == (r["games"], r["read"], r["results_changed"])
+        assert b["winner_flips"] == {a["value"]: a["flips"] for a in r["alternatives"]}
+    assert f["six_is_zero"]["bounds"]["winner_flips"]["yes"] > 0 and f["cosmetic"]["bounds"]["results_changed"] == 0
+    assert "no other resolution changed any of them" in f["cosmetic"]["detail"]
+    # the witness of six_is_zero is a game whose result the other resolution changes: a six was rolled
+    log = api.load_log(f["six_is_zero"]["witness"])
+    assert "six_is_zero" in log["consulted_rulings"] and any(s.get("chance") == "roll die: 6" for s in log["steps"])
+    other = api.play(api.tables(spec, 2, api.parse_params(spec, {"six_is_zero": "yes"})), log["seed"], ["random"] * 2)
+    assert other.result["scores"] != log["result"]["scores"]
+
+
+def test_verify_rulings_measures_valued_assumptions_too():
+    """A valued assumption is judged like an open ruling: read, and whether another value changes games."""
+    text = dice_text().replace('ruling unused: answer = yes "Nothing reads this (test)" cite "none"',
+                               'assume bonus: 0..1 = 0 "A bonus point per die (test)" cite "none"')
+    text = text.replace("award first(dice).face to p for pts", "award first(dice).face + bonus to p for pts")
+    f, _ = findings(text, max_games=40)
+    assert f[("rulings", "bonus")]["verdict"] == "witnessed"
+    assert f[("rulings", "bonus")]["claim"] == "the situation of assumption 'bonus' arises"
+    assert f[("rulings", "bonus")]["bounds"]["read"] > 0
