@@ -4,7 +4,6 @@ lines several commands print alike."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 
