@@ -24,7 +24,7 @@ import sys
 
 from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.evaluate import evaluator
-from soan.interpreter.play import default_jobs, play_game
+from soan.interpreter.play import _can_fork, default_jobs, play_game
 from soan.stats import pct, t_quantile, wilson
 
 from . import api
@@ -100,7 +100,7 @@ def play_all(tables, tasks: list[tuple[int, list[str]]], jobs: int, progress=Non
     _WORK = tables
     out: list[dict] = []
     try:
-        if jobs <= 1 or len(tasks) < 2:
+        if jobs <= 1 or len(tasks) < 2 or not _can_fork():
             for task in tasks:
                 out.append(_play(task))
                 if progress:
