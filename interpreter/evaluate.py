@@ -84,7 +84,7 @@ class Evaluator:
     def _places(self, s: State) -> tuple[list[int], list[float]]:
         """Each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
         `where` leaves out rank behind every candidate, among themselves by the same keys, so a seat still short
-        of what it takes to be a candidate (three dishes cooked) is told nearer from further."""
+        of what it takes to be a candidate (a count the line asks a candidate to reach) is told nearer from further."""
         n = self.n
         place = [n] * n
         margin = [0.0] * n
