@@ -96,7 +96,7 @@ class Compiler:
         game = None
         parts: dict[str, list] = {k: [] for k in (
             "note", "enum", "component", "cards", "zone", "vars", "token", "score", "option", "assume",
-            "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "question")}
+            "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "question", "strategy")}
         for kind, value in items:
             if kind in ("extend", "remove"):
                 continue  # settled before building (see gather_items)
@@ -162,7 +162,8 @@ class Compiler:
             zones=zones, vars=vars_, tokens=tokens, scores=parts["score"], options=parts["option"],
             assumptions=parts["assume"], rulings=parts["ruling"], defs=parts["def"], procedures=parts["procedure"],
             setup=one("setup"), rounds=one("rounds"), scoring=one("scoring"), winner=one("winner"),
-            examples=parts["example"], questions=parts["question"], path=self.path, source_text=self.text,
+            examples=parts["example"], questions=parts["question"], strategies=parts["strategy"], path=self.path,
+            source_text=self.text,
         )
         if spec.rounds is None and game is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'rounds' section", "add: rounds N { ... }")
@@ -320,7 +321,8 @@ class Compiler:
                    scoring=self.block(spec.scoring, Scope()) if spec.scoring else None,
                    winner=self.winner(spec.winner) if spec.winner else None,
                    examples=tuple(self.example(e) for e in spec.examples),
-                   questions=tuple(self.question(q) for q in spec.questions))
+                   questions=tuple(self.question(q) for q in spec.questions),
+                   strategies=tuple(self.strategy(st, spec) for st in spec.strategies))
         self.self_defined(spec)
         if spec.winner is None and spec.rounds is not None and not self.problems_from_syntax:
             self.error(ir.Span(1, 1, 1, 2), "the spec has no 'winner' line",
@@ -357,7 +359,7 @@ class Compiler:
         groups = [("enum", spec.enums), ("component", spec.components), ("zone", spec.zones), ("variable", spec.vars),
                   ("token", spec.tokens), ("score item", spec.scores), ("option", spec.options),
                   ("assumption", spec.assumptions), ("ruling", spec.rulings), ("def", spec.defs),
-                  ("procedure", spec.procedures)]
+                  ("procedure", spec.procedures), ("strategy", spec.strategies)]
         groups += [("invariant" if q.kind == "invariant" else "question", (q,)) for q in spec.questions]
         for what, nodes in groups:
             for n in nodes:
@@ -581,6 +583,42 @@ class Compiler:
         builtins and parameters; it quantifies with all(...), any(...), count(...)."""
         return attrs.evolve(q, expr=self.expr(q.expr, Scope()))
 
+    def strategy(self, st: ir.Strategy, spec: ir.Spec) -> ir.Strategy:
+        """A strategy's expressions see what a question sees, and `me`; its fallback is a bot, without a cycle."""
+        names = {s.name for s in spec.strategies}
+        if st.name in BUILT_IN_BOTS:
+            self.error(st.span, f"'{st.name}' is a built-in bot; a strategy needs a name of its own",
+                       f"e.g. strategy my_{st.name} ...")
+        head, _, budget = st.fallback.partition(":")
+        if head not in BUILT_IN_BOTS and head not in names:
+            self.error(st.span, f"strategy '{st.name}' falls back on '{st.fallback}', which is no bot",
+                       nearest(head, set(BUILT_IN_BOTS) | names) or "bots: " + ", ".join(BUILT_IN_BOTS))
+        elif budget and head != "mcts":
+            self.error(st.span, f"only mcts takes a budget after ':', not '{head}'", "e.g. else mcts:200")
+        seen, cur = {st.name}, head
+        fallbacks = {s.name: s.fallback.partition(":")[0] for s in spec.strategies if s.name not in BUILT_IN_BOTS}
+        while cur in fallbacks:
+            if cur in seen:
+                self.error(st.span, f"strategy '{st.name}' falls back, through others, on itself",
+                           "end the chain with a built-in bot: " + ", ".join(BUILT_IN_BOTS))
+                break
+            seen.add(cur)
+            cur = fallbacks[cur]
+        option_names = {o.name for c in ir.walk(spec) if isinstance(c, ir.Choose) for o in c.options} | {"pass"}
+        prefers = []
+        for pr in st.prefers:
+            base = Scope({"me": "me"})
+            if pr.kind == "option":
+                if pr.name not in option_names:
+                    self.error(pr.span, f"no choice in the rules offers an option called '{pr.name}'",
+                               nearest(pr.name, option_names) or "options: " + ", ".join(sorted(option_names)))
+                prefers.append(attrs.evolve(pr, when=self.expr(pr.when, base) if pr.when else None))
+                continue
+            inner, key = base.with_binding(pr.name)
+            prefers.append(attrs.evolve(pr, name=key, where=self.expr(pr.where, inner) if pr.where else None,
+                                        when=self.expr(pr.when, base) if pr.when else None))
+        return attrs.evolve(st, prefers=tuple(prefers))
+
     # ---- statements
 
     _loop_depth = 0
@@ -762,7 +800,9 @@ class Compiler:
 
 
 REMOVABLE = {"enum", "component", "cards", "zone", "player", "global", "token", "score", "option", "assume",
-             "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "invariant", "question"}
+             "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "invariant", "question",
+             "strategy"}
+BUILT_IN_BOTS = ("random", "greedy", "rollout", "mcts")  # interpreter/bots.py; a strategy falls back on one
 
 
 def _some_names(name: str, known) -> str:

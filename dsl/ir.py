@@ -786,6 +786,31 @@ class Question(Node):
 
 
 @attrs.frozen
+class Prefer(Node):
+    """One preference of a strategy: `option` takes the option (or pass) called
+    `name` wherever it is offered; `item` takes a move whose item, bound to
+    `name`, makes `where` true (any move, without `where`).  With `when`, only
+    while that holds.  Expressions see the spec's declared names and `me`,
+    the deciding player."""
+
+    kind: str = attrs.field(validator=attrs.validators.in_(("option", "item")))
+    name: str = attrs.field(validator=_is_str)
+    where: Expr | None = None
+    when: Expr | None = None
+
+
+@attrs.frozen
+class Strategy(Node):
+    """A named way to play, usable as a bot: its preferences in order, first
+    applicable one wins; `fallback` (a bot name) decides everything else."""
+
+    name: str = attrs.field(validator=_is_str)
+    text: str = attrs.field(validator=_is_str)
+    prefers: tuple[Prefer, ...] = attrs.field(converter=_tuple)
+    fallback: str = "greedy"
+
+
+@attrs.frozen
 class Spec(Node):
     name: str
     draft: int | None
@@ -811,6 +836,7 @@ class Spec(Node):
     winner: Winner | None = None
     examples: tuple[Example, ...] = attrs.field(default=(), converter=_tuple)
     questions: tuple[Question, ...] = attrs.field(default=(), converter=_tuple)  # invariants too, in written order
+    strategies: tuple[Strategy, ...] = attrs.field(default=(), converter=_tuple)
     path: str = attrs.field(default="<spec>", eq=False)
     source_text: str = attrs.field(default="", eq=False, repr=False)
     # Every file the spec was built from (itself first, then what it extends): path -> text.

@@ -24,7 +24,7 @@ from .limits import MAX_NESTING
 TOP_KEYWORDS = (
     "game", "note", "enum", "component", "cards", "zone", "player", "global", "token",
     "score", "option", "assume", "ruling", "def", "procedure", "setup", "rounds",
-    "scoring", "winner", "example", "extend", "remove", "invariant", "question",
+    "scoring", "winner", "example", "extend", "remove", "invariant", "question", "strategy",
 )
 
 # Plain names for the grammar's terminals, for "expected ..." hints.
@@ -388,6 +388,22 @@ class ToIR(Transformer):
     def question_decl(self, meta, name, text, body):
         kind, expr, at_end = body
         return ("question", ir.Question(kind, str(name), _s(text), expr, at_end, span=_tok_span(name)))
+
+    def strategy_decl(self, meta, name, text, fallback, *prefers):
+        return ("strategy", ir.Strategy(str(name), _unquote(text), tuple(prefers), fallback or "greedy",
+                                        span=_tok_span(name)))
+
+    def strategy_else(self, meta, name, *budget):
+        return ":".join([str(name), *(str(b) for b in budget)])
+
+    def prefer_option(self, meta, name, when):
+        return ir.Prefer("option", str(name), None, when, span=_span(meta))
+
+    def prefer_item(self, meta, name, where, when):
+        return ir.Prefer("item", str(name), where, when, span=_span(meta))
+
+    def when_clause(self, meta, e):
+        return e
 
     # ---- statements
     def block(self, meta, *stmts):

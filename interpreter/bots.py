@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from .evaluate import evaluator
 from .runtime import CardRef
 from .state import CHANCE, Decision, Frame, State
 from .streams import keyed_choice
@@ -57,8 +58,10 @@ class RandomBot:
 
 
 class GreedyBot:
-    """One-step lookahead on its own score: for each move, play it in a state
-    sampled from its view, then score the game as if it ended there."""
+    """One-step lookahead on the winner line: for each move, play it in a state
+    sampled from its view, end the game there (its scoring and winner line)
+    and take the move that leaves the seat best placed to win (evaluate.py:
+    the win, then the place, then the lead on the line's first key)."""
 
     name = "greedy"
 
@@ -70,12 +73,13 @@ class GreedyBot:
             return 0
         rng = info.rng or self.rng
         sample = info.sample(rng)
+        ev = evaluator(sample.t)
         best: list[int] = []
         best_value = None
         for i in range(len(info.moves)):
             s = sample.clone()
             s.apply(i)
-            value = score_if_ended(s, self.seat, rng, spare=True)  # s is this move's own copy
+            value = ev.outcome(s, rng, spare=True).key(self.seat)  # s is this move's own copy
             if best_value is None or value > best_value:
                 best, best_value = [i], value
             elif value == best_value:
@@ -88,7 +92,8 @@ class RolloutBot:
     seat at random, every chance event drawn) for a fixed number of steps, scores them as if the game
     ended there, and takes the move with the best mean margin over the best other seat.  So a choice
     whose worth shows only after a chance event and later steps (where to aim a toss) is judged by
-    what tends to follow it.  Its work is fixed (ROLLOUTS x DEPTH steps a move), never timed."""
+    what tends to follow it.  Each rollout is valued on the winner line (evaluate.py), its lead on
+    the line's first key breaking ties between rollouts of equal outcome.  Its work is fixed (ROLLOUTS x DEPTH steps a move), never timed."""
 
     name = "rollout"
     ROLLOUTS = 3
@@ -123,12 +128,53 @@ class RolloutBot:
                 s.apply_chance(s.sample_chance(rng))
             else:
                 s.apply(rng.randrange(len(s.legal_moves())))
-        mine = score_if_ended(s, self.seat, rng)
-        others = [score_if_ended(s, q, rng) for q in range(s.t.n) if q != self.seat]
-        return mine - max(others, default=0)
+        o = evaluator(s.t).outcome(s, rng, spare=True)
+        return o.soft(self.seat, s.t.n) * 1000 + o.margin[self.seat]
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
+SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS or mcts:PLAYOUTS:DEPTH
+MAX_PLAYOUTS = 1_000_000
+
+
+def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
+    """Why `name` names no bot (a message and a hint), or None.  A bot is a
+    built-in one (random, greedy, rollout), mcts with an optional budget
+    (`mcts:2000`: playouts a decision; `mcts:2000:40`: each playout 40
+    decisions deep at most), or a strategy the spec declares."""
+    import difflib
+
+    strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []
+    known = sorted(BOTS) + list(SEARCH_BOTS) + strategies
+    head, _, rest = name.partition(":")
+    if head in SEARCH_BOTS:
+        parts = rest.split(":") if rest else []
+        least = (1, 0)  # at least one playout; a depth of 0 scores the game where the tree ends
+        if len(parts) > 2 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts)):
+            return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
+                    f"decisions (0: score the game where the tree ends), whole numbers up to {MAX_PLAYOUTS:,}", "e.g. mcts:2000 or mcts:500:40")
+        return None
+    if rest:
+        return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"
+    if head in BOTS or head in strategies:
+        return None
+    near = difflib.get_close_matches(head, known, n=1)
+    return f"unknown bot '{name}'", (f"did you mean '{near[0]}'?" if near else "bots: " + ", ".join(known))
+
+
+def make_bot(name: str, seat: int, rng: random.Random, tables):
+    """The bot `name` (see bot_problem) for one seat of a game on `tables`."""
+    head, _, rest = name.partition(":")
+    if head in SEARCH_BOTS:
+        from .mcts import DEFAULT_PLAYOUTS, MCTSBot
+
+        parts = [int(x) for x in rest.split(":")] if rest else []
+        return MCTSBot(seat, rng, parts[0] if parts else DEFAULT_PLAYOUTS, parts[1] if len(parts) > 1 else None)
+    if head in BOTS:
+        return BOTS[head](seat, rng)
+    from .strategy import StrategyBot
+
+    return StrategyBot(tables, head, seat, rng)
 
 
 def score_if_ended(state: State, seat: int, rng: random.Random, max_steps: int = 10_000,

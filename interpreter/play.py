@@ -22,7 +22,7 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_DECISIONS
 
-from .bots import BOTS, FROM_STREAM, BotInput, determinize
+from .bots import FROM_STREAM, BotInput, bot_problem, determinize, make_bot
 from .runtime import Tables
 from .state import CHANCE, Chance, Decision, State
 from .streams import Streams
@@ -84,14 +84,18 @@ def play_game(tables: Tables, seed: int, bots: list[str], narrate: bool = False,
               on_step: Callable[[State], None] | None = None) -> GameRecord:
     """Play one game with bots.  `on_step` (for tests) is called on every state reached."""
     streams = Streams(seed)
-    return record_game(tables, seed, bot_chooser(seed, bots, streams), list(bots), narrate, on_step, streams=streams)
+    return record_game(tables, seed, bot_chooser(seed, bots, streams, tables), list(bots), narrate, on_step,
+                       streams=streams)
 
 
-def bot_chooser(seed: int, bots: list[str], streams: Streams) -> Callable[[State, int, list], int]:
-    """The `choose` of record_game for seats played by bots (`bots[seat]` a bot's name; a seat whose name is
-    no bot's is never asked): each decision drawn from its own stream of `streams`."""
-    players = [BOTS[name](seat, random.Random(f"soan/{seed}/bot/{seat}")) if name in BOTS else None
-               for seat, name in enumerate(bots)]
+def bot_chooser(seed: int, bots: list[str], streams: Streams, tables: Tables | None = None
+                ) -> Callable[[State, int, list], int]:
+    """The `choose` of record_game for seats played by bots (`bots[seat]` a bot's name: built-in, mcts or a
+    strategy of `tables`' spec; a seat whose name is no bot's, a person's, is never asked): each decision
+    drawn from its own stream of `streams`."""
+    spec = tables.spec if tables is not None else None
+    players = [make_bot(name, seat, random.Random(f"soan/{seed}/bot/{seat}"), tables)
+               if bot_problem(name, spec) is None else None for seat, name in enumerate(bots)]
 
     def choose(st: State, p: int, moves) -> int:
         if len(moves) < 2:

@@ -13,7 +13,7 @@ import difflib
 from soan.dsl import compile_text, ir, load_spec
 from soan.dsl.analysis import parameter_uses, summary
 from soan.interpreter.account import narrate
-from soan.interpreter.bots import BOTS
+from soan.interpreter.bots import BOTS, SEARCH_BOTS, bot_problem
 from soan.interpreter.examples import ExampleResult, run_example
 from soan.interpreter.play import (GameRecord, ReplayMismatch, bot_names, default_jobs, load_log, play_game, replay,
                                    simulate, spec_digest)
@@ -23,10 +23,10 @@ from soan.interpreter.state import CHANCE, TERMINAL, ShuffleOutcomes, State
 __version__ = "0.1.0"
 __all__ = ["load", "compile_text", "tables", "play", "replay", "simulate", "run_examples", "check_report", "narrate",
            "assumed_card_tables",
-           "parse_params", "load_log", "spec_digest", "bot_names", "BOT_NAMES", "ReplayMismatch", "GameRecord",
+           "parse_params", "load_log", "bot_problem", "spec_digest", "bot_names", "BOT_NAMES", "ReplayMismatch", "GameRecord",
            "State", "ShuffleOutcomes", "Tables", "CHANCE", "TERMINAL"]
 
-BOT_NAMES = sorted(BOTS)
+BOT_NAMES = sorted(BOTS) + list(SEARCH_BOTS)  # and each strategy a spec declares (bot_problem)
 MARK_NAMES = {"tie_fallback": "a tie settled by a fallback", "short_draw": "a draw from a short pile",
               "short_supply": "a token supply running short", "no_choice": "a choice with nothing to choose",
               "round_cap": "the round cap reached", "while_limit": "a loop limit reached",

@@ -19,6 +19,7 @@ from soan.dsl.errors import SpecErrors
 from soan.dsl.limits import RECURSION_LIMIT, STACK_BYTES
 
 from . import api
+from . import balance as balance_cmd
 from . import check_cmd, compile_cmd, diff_cmd, lsp_cmd, prove_cmd, replay_cmd, run_cmd, simulate_cmd, test_cmd, verify_cmd
 from . import completion as completion_cmd
 from . import init_cmd, play_cmd
@@ -36,7 +37,8 @@ from .files import OutputError
 COMMAND_MODULES = {"check": check_cmd, "run": run_cmd, "simulate": simulate_cmd, "replay": replay_cmd, "diff": diff_cmd,
                    "verify": verify_cmd, "prove": prove_cmd, "record": record_cmd, "compile": compile_cmd,
                    "sweep": sweep_cmd, "rulings": rulings_cmd, "play": play_cmd, "rulebook": rulebook_cmd,
-                   "init": init_cmd, "completion": completion_cmd, "lsp": lsp_cmd, "test": test_cmd}
+                   "init": init_cmd, "completion": completion_cmd, "lsp": lsp_cmd, "balance": balance_cmd,
+                   "test": test_cmd}
 COMMANDS = {name: getattr(m, f"cmd_{name}") for name, m in COMMAND_MODULES.items()}
 
 

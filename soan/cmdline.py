@@ -4,7 +4,6 @@ lines several commands print alike."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 
@@ -95,7 +94,8 @@ def _jobs(args) -> int:
     return args.jobs or api.default_jobs()
 
 
-def _bots(text: str, n: int) -> list[str]:
+def _bots(text: str, n: int, spec=None) -> list[str]:
+    """One bot name per seat, each checked (with the spec, its strategies are bot names too)."""
     parts = [b.strip() for b in text.split(",")]
     if not text.strip() or any(not b for b in parts):
         raise UsageError(f"--bots takes bot names separated by commas, got '{text}'",
@@ -105,10 +105,9 @@ def _bots(text: str, n: int) -> list[str]:
                          f"give at most {n}, or more players with --players")
     names = api.bot_names(text, n)
     for b in names:
-        if b not in api.BOT_NAMES:
-            near = difflib.get_close_matches(b, api.BOT_NAMES, n=1)
-            raise UsageError(f"unknown bot '{b}'", f"did you mean '{near[0]}'?" if near else
-                             "bots: " + ", ".join(api.BOT_NAMES))
+        problem = api.bot_problem(b, spec)
+        if problem:
+            raise UsageError(*problem)
     return names
 
 

@@ -88,7 +88,7 @@ def cmd_play(args, out, err) -> int:
             raise UsageError(f"--seat {bad[0]} is not a seat of a {n}-player game", f"seats are 1 to {n}")
         others = [i for i in range(n) if i not in seats]
         if others:
-            bots = iter(_bots(args.bots or "random", len(others)))
+            bots = iter(_bots(args.bots or "random", len(others), spec))
             names = [HUMAN if i in seats else next(bots) for i in range(n)]
         elif args.bots:
             raise UsageError("--bots names bots, but every seat is played by a person", "drop --bots or a --seat")
@@ -186,7 +186,7 @@ class Session:
         while True:
             steps = self.steps = []
             streams = Streams(self.seed)
-            bots = bot_chooser(self.seed, self.names, streams)
+            bots = bot_chooser(self.seed, self.names, streams, self.t)
             self.asked = 0
             self.masks.clear()
 

@@ -22,7 +22,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 # Words that open a top-level declaration: a spec's outline.
 DECLARATIONS = ("game", "enum", "component", "cards", "zone", "player", "global", "token", "score", "option",
                 "assume", "ruling", "def", "procedure", "setup", "rounds", "scoring", "winner", "example", "note",
-                "extend", "remove", "invariant", "question")
+                "extend", "remove", "invariant", "question", "strategy")
 CONSTANTS = ("true", "false", "none", "nothing")
 TYPES = ("bool", "card")
 OPERATOR_WORDS = ("and", "or", "not", "has", "in")

@@ -31,7 +31,7 @@ def cmd_record(args, out, err) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n)
+    bots = _bots(args.bots, n, spec)
     target = args.out or str(Path("tests/playthroughs") / f"{Path(args.spec).stem}-p{n}-s{args.seed}{SUFFIX}")
     where = Path(target) if target != "-" else Path.cwd() / "stdout"
     rules = tuple((r.split("=", 1)[0].strip(), r.split("=", 1)[1].strip()) for r in args.rule if "=" in r)

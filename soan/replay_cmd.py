@@ -110,7 +110,7 @@ def _replay_disagreement(tables, log: dict, st) -> str | None:
     if read != sorted(log["consulted_rulings"]):
         return (f"field consulted_rulings: the game read {', '.join(read) or 'no open ruling'}, "
                 f"the log says {', '.join(log['consulted_rulings']) or 'none'}")
-    if not all(b in api.BOT_NAMES for b in log["bots"]):
+    if any(api.bot_problem(b, tables.spec) for b in log["bots"]):
         return None  # a searched or constructed game (soan verify's witnesses): its moves are its own
     if log["soan_log"] != LOG_FORMAT:
         return None  # written with an earlier version's random streams: its seed plays another game today

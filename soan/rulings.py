@@ -45,7 +45,7 @@ def cmd_rulings(args, out, err) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n)
+    bots = _bots(args.bots, n, spec)
     if args.games < 1:
         raise UsageError(f"--games must be 1 or more, got {args.games}")
     if args.budget < 1:

@@ -22,7 +22,8 @@ def add_parser(sub, common) -> None:
     common(r)
     r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
     r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
-                   help="bot per seat: random, greedy or rollout; the last fills the rest (default random)")
+                   help="bot per seat: random, greedy, rollout, mcts[:PLAYOUTS[:DEPTH]] or a strategy the spec declares; "
+                   "the last fills the rest (default random)")
     r.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for soan replay")
     r.add_argument("--json", action="store_true", help="print the game log instead of the account")
     r.add_argument("--quiet", "-q", action="store_true", help="only the final scores")
@@ -32,7 +33,7 @@ def cmd_run(args, out: Console, err: Console) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n)
+    bots = _bots(args.bots, n, spec)
     if args.json and args.quiet:
         raise UsageError("--json and --quiet both say what to print; give one",
                          "--json prints the game log, --quiet only the final scores")

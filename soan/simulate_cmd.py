@@ -30,7 +30,7 @@ def cmd_simulate(args, out: Console, err: Console) -> int:
     spec = api.load(args.spec)
     n = _players(spec, args)
     params = _params(spec, args)
-    bots = _bots(args.bots, n)
+    bots = _bots(args.bots, n, spec)
     if args.games < 1:
         raise UsageError(f"-n must be at least 1, got {args.games}")
     jobs = _jobs(args)

@@ -1,0 +1,162 @@
+"""What a position is worth to each seat, read from the spec's own winner line.
+
+Every bot values positions the same way: by how the game would end for the
+seat, never by raw score.  A finished game is worth its result: a win alone
+is 1, a win shared or drawn among k seats 1/k, anything else 0.  A game still running is scored as if its end-of-game
+scoring and winner line ran now, and that result counts the same way; so
+"lowest wins" (`by vp(p) asc`), tie-break keys, a `where` on who may win, an
+immediate `win`, an elimination and a draw all weigh exactly as the rules say.
+
+Two finer readings break ties between positions that result in the same
+outcome (a bot that will lose either way should still lose by less): the
+seat's place in the winner line's order (how many candidates rank ahead of
+it), and its margin on the line's first numeric key to the best other
+candidate, signed by the key's direction.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .runtime import ExprCompiler, PlayerRef, rank_groups
+from .state import CHANCE, Frame, State
+
+SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
+
+
+class Outcome:
+    """How a game ended (or would end now) for every seat: `share[i]` the
+    seat's share of the win (0..1), `place[i]` how many candidates rank ahead
+    of it (n for a seat that cannot win), `margin[i]` its signed lead on the
+    first numeric key."""
+
+    __slots__ = ("share", "place", "margin")
+
+    def __init__(self, share: list[float], place: list[int], margin: list[float]):
+        self.share, self.place, self.margin = share, place, margin
+
+    def key(self, seat: int) -> tuple:
+        """A value to maximise: the win first, then the place, then the margin."""
+        return (self.share[seat], -self.place[seat], self.margin[seat])
+
+    def soft(self, seat: int, n: int) -> float:
+        """One number in 0..1 for search: the share of the win, with a small
+        part (a tenth) for the place among the others, so a lost position is
+        still ordered by how far behind it is."""
+        placed = 1.0 - self.place[seat] / max(1, n - 1) if n > 1 else 1.0
+        return 0.9 * self.share[seat] + 0.1 * max(0.0, placed)
+
+
+class Evaluator:
+    """The winner line of one game's tables, compiled once; values states."""
+
+    def __init__(self, tables):
+        self.t = tables
+        w = tables.spec.winner
+        self.n = tables.n
+        if w is None:
+            self.candidates = None
+            return
+        x = ExprCompiler(tables, tables.rules)
+        self.candidates = x.binder(w.var, w.coll, w.where)
+        self.everyone = x.binder(w.var, w.coll, None) if w.where is not None else None
+        self.var = w.var
+        self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
+        self.span = w.span
+
+    # ---- outcomes ----------------------------------------------------------------------------
+
+    def outcome(self, state: State, rng: random.Random | None = None, spare: bool = False) -> Outcome:
+        """The outcome of `state`, finished or as if it ended now.  With
+        `spare`, the caller will not use `state` again, so the ending runs on
+        it in place instead of on a copy."""
+        s = state if state.is_terminal() else finish_now(state, rng or random.Random(0), spare)
+        n = self.n
+        share = [0.0] * n
+        res = s.result
+        if res is not None and res["winners"]:
+            winners = [int(w[1:]) - 1 for w in res["winners"]]
+            for i in winners:  # the rules say who wins (an elimination counts only as far as they say)
+                share[i] = 1.0 / len(winners)
+        place, margin = self._places(s)
+        return Outcome(share, place, margin)
+
+    def _places(self, s: State) -> tuple[list[int], list[float]]:
+        """Each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
+        `where` leaves out rank behind every candidate, among themselves by the same keys, so a seat still short
+        of what it takes to be a candidate (a count the line asks a candidate to reach) is told nearer from further."""
+        n = self.n
+        place = [n] * n
+        margin = [0.0] * n
+        if self.candidates is None:
+            return place, margin
+        try:
+            items, env = self.candidates(s, {})
+            groups = rank_groups(s, list(items), dict(env), self.var, self.keys, self.span)
+            rest: list = []
+            if self.everyone is not None:
+                every, _ = self.everyone(s, {})
+                kept = set(items)
+                rest = rank_groups(s, [p for p in every if p not in kept], dict(env), self.var, self.keys, self.span)
+                every = list(every)
+            else:
+                every = list(items)
+        except Exception:  # a key the game cannot compute (none for a seat): no finer reading
+            return place, margin
+        ahead = 0
+        for g in groups + rest:
+            for p in g:
+                if type(p) is PlayerRef:
+                    place[p.i] = ahead
+            ahead += len(g)
+        if self.keys:
+            fn, desc = self.keys[0]
+            inner = dict(env)
+            values = {}
+            for p in every:
+                if type(p) is not PlayerRef:
+                    continue
+                inner[self.var] = p
+                try:
+                    v = fn(s, inner)
+                except Exception:
+                    v = None
+                if type(v) is int:
+                    values[p.i] = v if desc else -v
+            for i, v in values.items():
+                others = [u for j, u in values.items() if j != i]
+                if others:
+                    margin[i] = float(v - max(others))
+        return place, margin
+
+    def values(self, state: State, rng: random.Random | None = None, spare: bool = False) -> list[float]:
+        """Every seat's value of `state` in 0..1 (see Outcome.soft)."""
+        o = self.outcome(state, rng, spare)
+        return [o.soft(i, self.n) for i in range(self.n)]
+
+
+def finish_now(state: State, rng: random.Random, spare: bool = False) -> State:
+    """`state` (or a copy) with the end-of-game scoring and winner line run now
+    (or, if they are running, run on to their end).  Choices inside the
+    scoring take the first legal move; chance is sampled."""
+    s = state if spare else state.clone()
+    if not s.ending:  # already in the end-of-game scoring: carry on with it rather than score twice
+        s.pending = None
+        s.frames = [Frame(s.t.rules.end_ops, {})]
+        s.run()
+    steps = 0
+    while not s.is_terminal() and steps < SCORING_STEPS:
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(rng))
+        else:
+            s.apply(0)
+        steps += 1
+    return s
+
+
+def evaluator(tables) -> Evaluator:
+    """The tables' evaluator, built once per tables."""
+    ev = getattr(tables, "_evaluator", None)
+    if ev is None:
+        ev = tables._evaluator = Evaluator(tables)
+    return ev
