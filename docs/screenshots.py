@@ -37,6 +37,7 @@ REPORTS = {
               "--verify", "--verify-games", "20"], 2000),
     "rulings": (["rulings", SPECS / "kitano-20.soan", "--players", "3", "--games", "100"], 2200),
     "verify": (["verify", SPECS / "kitano-20.soan", "--players", "3", "--games", "40"], 1600),
+    "balance": (["balance", SPECS / "kitano-20.soan", "--players", "3", "--games", "12"], 2000),
 }
 WIDTH = 1200
 

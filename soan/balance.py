@@ -27,7 +27,7 @@ from soan.interpreter.evaluate import evaluator
 from soan.interpreter.play import _can_fork, default_jobs, play_game
 from soan.stats import pct, t_quantile, wilson
 
-from . import api
+from . import api, plots
 
 DEFAULT_GAMES = 30
 # The default strong bot: ISMCTS whose playouts a decision are set so that one game's search plays about
@@ -426,8 +426,7 @@ def to_html(rep: dict) -> str:
                          for s in rep["strategies"])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:1em auto}}table{{border-collapse:collapse;margin:1em 0}}
-td,th{{border:1px solid #bbb;padding:2px 8px;text-align:left}}svg{{display:block;margin:1em 0}}</style></head>
+<style>{plots.BASE_CSS}svg{{display:block;margin:1em 0}}</style></head>
 <body><h1>{e(title)}</h1>
 <p>{e(rep['budget'])}; seeds from {rep['seed']}. Every figure: estimate [95% interval].</p>
 <h2>Seats</h2><table><tr><th>seat</th><th>bot</th><th>win rate</th><th>verdict</th></tr>{seat_rows}</table>
