@@ -107,13 +107,13 @@ def greedy_breakdown(spec, engine: str, games: int = 3) -> dict:
     re-deal), copying the sample once per move, playing the move, and scoring the copy as if the game
     ended there (the spec's own end-of-game rules); the rest is the game itself.  CPU seconds
     (time.process_time), so the split does not move with the machine's load."""
-    from soan.interpreter import bots as botsmod
+    from soan.interpreter import evaluate as evalmod
     from soan.interpreter.state import State
 
     tables = _tables(spec, 4, engine)
     spent = {"sample": 0.0, "copy": 0.0, "score": 0.0}
     clock = time.process_time
-    orig = playmod.determinize, State.clone, botsmod.score_if_ended
+    orig = playmod.determinize, State.clone, evalmod.finish_now
     depth = [0]
 
     def timed(name, fn):
@@ -131,14 +131,14 @@ def greedy_breakdown(spec, engine: str, games: int = 3) -> dict:
 
     playmod.determinize = timed("sample", orig[0])  # play_game's bots sample through this name
     State.clone = timed("copy", orig[1])
-    botsmod.score_if_ended = timed("score", orig[2])
+    evalmod.finish_now = timed("score", orig[2])  # the winner-aware evaluation scores through this name
     try:
         t0 = clock()
         for k in range(games):
             api.play(tables, SEED + k, ["greedy"] * 4)
         total = clock() - t0
     finally:
-        playmod.determinize, State.clone, botsmod.score_if_ended = orig
+        playmod.determinize, State.clone, evalmod.finish_now = orig
     out = {"games": games, "cpu_ms_per_game": total / games * 1000}
     for k, v in spent.items():
         out[f"{k}_share"] = v / total

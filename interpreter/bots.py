@@ -9,7 +9,7 @@ from typing import Callable
 
 from .evaluate import evaluator
 from .runtime import CardRef
-from .state import CHANCE, Decision, Frame, State
+from .state import CHANCE, Decision, State
 from .streams import keyed_choice
 
 
@@ -175,31 +175,6 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
     from .strategy import StrategyBot
 
     return StrategyBot(tables, head, seat, rng)
-
-
-def score_if_ended(state: State, seat: int, rng: random.Random, max_steps: int = 10_000,
-                   spare: bool = False) -> float:
-    """The seat's score if the game's end-of-game scoring ran now.  Choices
-    inside the scoring take the first legal move; chance is sampled.  With
-    `spare`, the caller will not use `state` again, so it is scored in place
-    instead of on a copy."""
-    if state.is_terminal():
-        s = state
-    else:
-        s = state if spare else state.clone()
-        s.pending = None
-        s.frames = [Frame(s.t.rules.end_ops, {})]
-        s.run()
-        steps = 0
-        while not s.is_terminal() and steps < max_steps:
-            if s.current_player() == CHANCE:
-                s.apply_chance(s.sample_chance(rng))
-            else:
-                s.apply(0)
-            steps += 1
-    if s.elim[seat]:
-        return -1_000_000
-    return s.total_vp(seat)
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:

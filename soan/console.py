@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from rich.console import Console as RichConsole
 
@@ -58,3 +60,21 @@ def make_console(stderr: bool = False, width: int | None = None) -> Console:
     if asked is not None:
         return Console(width=asked, **base)
     return Console(**{**base, "soft_wrap": True}, width=UNWRAPPED)
+
+
+@contextmanager
+def stage_progress(err: RichConsole) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar for each named stage of a long study, on the terminal only (none in a pipe or a
+    file): yields `progress(stage, done, total)`, the callback soan.impact's studies take."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
+                  transient=True, disable=not err.is_terminal) as prog:
+        tasks: dict[str, int] = {}
+
+        def progress(what: str, k: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = prog.add_task(what, total=total)
+            prog.update(tasks[what], completed=k, total=total)
+
+        yield progress

@@ -23,6 +23,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import _domain_size, parameter_uses
 
 from .cmdline import EXIT_OK, UsageError, _params, _players, _runtime_error
+from .console import stage_progress
 from .files import check_output_file, write_text
 
 DEFAULT_GAMES = 40  # a small study: enough to tell a ruling that flips winners often from one that never does
@@ -60,20 +61,10 @@ def cmd_rulebook(args, out, err) -> int:
         check_output_file(target, "--md" if args.md else "--html")
     study = None
     if args.games and (spec.rulings or any(a.domain is not None for a in spec.assumptions)):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
         from soan import impact
 
         try:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
-                          transient=True, disable=not err.is_terminal) as prog:
-                tasks: dict[str, int] = {}
-
-                def progress(what: str, k: int, total: int) -> None:
-                    if what not in tasks:
-                        tasks[what] = prog.add_task(what, total=total)
-                    prog.update(tasks[what], completed=k, total=total)
-
+            with stage_progress(err) as progress:
                 study = impact.analyse(spec, n, args.games, args.seed, ["random"] * n, params, args.budget, None,
                                        progress)
         except SpecRuntimeError as e:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from soan import api, plots, stats
 from soan.dsl.errors import SpecRuntimeError
+from soan.console import stage_progress
 
 DEFAULT_GAMES = 200
 DEFAULT_BUDGET = 300_000  # engine steps, base games and replays together: within 90 s per spec and count here
@@ -51,18 +52,8 @@ def cmd_rulings(args, out, err) -> int:
     if args.budget < 1:
         raise UsageError(f"--budget must be 1 or more engine steps, got {args.budget}")
     jobs = _jobs(args)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
-                      transient=True, disable=not err.is_terminal) as prog:
-            tasks: dict[str, int] = {}
-
-            def progress(what: str, k: int, total: int) -> None:
-                if what not in tasks:
-                    tasks[what] = prog.add_task(what, total=total)
-                prog.update(tasks[what], completed=k, total=total)
-
+        with stage_progress(err) as progress:
             result = impact.analyse(spec, n, args.games, args.seed, bots, params, args.budget,
                                     Path(args.logs), progress, jobs=jobs)
     except SpecRuntimeError as e:
