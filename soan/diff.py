@@ -162,13 +162,17 @@ def _all_nodes(spec: ir.Spec):
 # ---- verification -------------------------------------------------------------------------------
 
 
+VERIFY_WALL_CLOCK = 180.0  # seconds per draft, soan verify's default --budget
+
+
 def verification_diff(old_t: Tables, new_t: Tables, games: int, seed: int, jobs: int = 1) -> list[dict]:
     """soan verify on both drafts with the same fixed search, matched by
     property and subject: each verdict and its bounds side by side."""
     from soan.verify.properties import verify
 
-    a = verify(old_t, 0, seed, max_games=games, jobs=jobs)
-    b = verify(new_t, 0, seed, max_games=games, jobs=jobs)
+    # the work is `games`; the wall clock only an outer limit, as in soan verify (0 seconds would search nothing)
+    a = verify(old_t, VERIFY_WALL_CLOCK, seed, max_games=games, jobs=jobs)
+    b = verify(new_t, VERIFY_WALL_CLOCK, seed, max_games=games, jobs=jobs)
     key = lambda f: (f["property"], f["subject"])  # noqa: E731
     olds = {key(f): f for f in a["findings"]}
     news = {key(f): f for f in b["findings"]}

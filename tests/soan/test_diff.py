@@ -196,3 +196,22 @@ def test_diff_play_is_the_same_for_one_and_two_jobs(capsys):
         outs.append((code, capsys.readouterr().out))
     assert outs[0] == outs[1] and outs[0][0] == 0
     assert json.loads(outs[0][1])["play"]["first_divergence"] is not None
+
+
+def test_diff_verify_plays_its_search_games_on_both_drafts():
+    """`soan diff --verify` runs verify's fixed search on each draft (it once passed a wall-clock limit of 0 and
+    searched nothing): a supply that only a game can show short is witnessed on both sides."""
+    from soan import api
+    from soan.diff import verification_diff
+
+    text = """game "Chips" players 2..2
+token chip supply 3 hold 0..9 when short partial
+score pts "points"
+rounds 5 { choose by player(1) "takes" { option take { give 1 chip to player(1) } } }
+scoring { award 0 to player(1) for pts }
+winner among p in players by vp(p) desc else draw
+"""
+    t = api.tables(api.compile_text(text, "a.soan"), 2)
+    rows = verification_diff(t, t, games=4, seed=0)
+    chip = next(r for r in rows if r["subject"] == "chip")
+    assert chip["old"]["verdict"] == chip["new"]["verdict"] == "witnessed", chip
