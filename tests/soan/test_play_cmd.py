@@ -196,3 +196,17 @@ def test_ctrl_c_loses_nothing_the_game_so_far_is_saved_before_each_decision(tmp_
     assert term.close() == 130
     log = json.loads(save.read_text(encoding="utf-8"))
     assert log["result"] is None and [s["move"] for s in log["steps"] if s.get("player") == 1] == ["nothing"]
+
+
+def test_a_person_can_play_against_a_strategy_and_a_search_bot(capsys, monkeypatch, tmp_path):
+    """`--bots passer,mcts:5:5` on a strategy file seats a strategy (it needs the spec's tables) and a search bot
+    beside the person; the finished game replays with those bots."""
+    save = tmp_path / "g.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    code, out, err = soan(capsys, "play", ROOT / "specs" / "strategies" / "bbqp-9.soan", "--players", 3,
+                          "--bots", "passer,mcts:5:5", "--seed", 2, "--save", save)
+    assert code == 0, err
+    log = json.loads(save.read_text(encoding="utf-8"))
+    assert log["bots"] == ["human", "passer", "mcts:5:5"] and log["result"] is not None
+    code, out, _ = soan(capsys, "replay", save)
+    assert code == 0 and "same course and result" in out
