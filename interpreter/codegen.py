@@ -37,7 +37,7 @@ import hashlib
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, _order_key, _same, as_list, call_def_fn, fmt,
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, attr_reader, _order_key, _same, as_list, call_def_fn, fmt,
                       make_range, ranking,
                       rank_groups)
 
@@ -143,46 +143,6 @@ def _players_from_fn(P):
         return rings[s.i]
 
     return players_from
-
-
-def _attr_getter(t, name, span):
-    """`obj.name` for one IR node, as runtime.ExprCompiler.x_Attr reads it."""
-    pzone = name in t.player_zone_names
-    pvar = name in t.player_vars or name in t.tokens
-    slot_of, Z, kind_states, kind, fields, owner = t.slot_of, t.Z, t.kind_states, t.kind, t.fields, t.owner
-    is_state = name in t.state_default
-
-    def get(st, o):
-        if type(o) is CardRef:
-            cid = o.id
-            if is_state:
-                v = st.cs[name][cid]
-                if v is not None or name in kind_states[kind[cid]]:
-                    return v
-            if name == "kind":
-                return kind[cid]
-            if name == "facedown":
-                return st.facedown[cid]
-            if name == "owner":
-                return owner[cid]
-            if name == "zone":
-                return Z[st.loc[cid]]
-            return fields[cid].get(name)
-        if type(o) is PlayerRef:
-            if pzone:
-                return Z[slot_of[(name, o.i)]]
-            if pvar:
-                return st.pv[name][o.i]
-            if name == "eliminated":
-                return st.elim[o.i]
-            if name == "seat":
-                return o.i + 1
-            raise SpecRuntimeError(f"a player has no '{name}'", span)
-        if o is None:
-            return None
-        raise SpecRuntimeError(f"{fmt(o)} has no '{name}'", span)
-
-    return get
 
 
 _LITERAL_TYPES = (int, bool, str, type(None))
@@ -400,7 +360,7 @@ class ExprCodegen:
         return repr(self.t.n)
 
     def g_Attr(self, e, scope):
-        getter = self._const(_attr_getter(self.t, e.name, e.span), f"get_{e.name}_")
+        getter = self._const(attr_reader(self.t, e.name, e.span), f"get_{e.name}_")
         obj = self.gen(e.obj, scope)
         if obj in self._ids:  # a card id of _zone_agg's loop
             return self._card_column(e.name).format(i=obj)
@@ -533,7 +493,7 @@ class ExprCodegen:
         if name in t.state_default:
             has = self._const(tuple(name in t.kind_states[k] for k in t.kind), f"has_{name}_")
             # a card without the state: the general getter (the state's column, then the card's fields)
-            get = self._const(_attr_getter(t, name, None), f"get_{name}_")
+            get = self._const(attr_reader(t, name, None), f"get_{name}_")
             return f"(st.cs[{name!r}][{{i}}] if {has}[{{i}}] else {get}(st, _C[{{i}}]))"
         col = self._columns.get(name)
         if col is None:

@@ -398,6 +398,47 @@ def _cmp_key(v):
     return v
 
 
+def attr_reader(t: "Tables", name: str, span) -> Callable:
+    """`obj.name` of a value already worked out: a card's field or state, a player's zone, variable or
+    token, `seat`, `eliminated`; the one reading both engines share (ExprCompiler.x_Attr, codegen)."""
+    pzone = name in t.player_zone_names
+    pvar = name in t.player_vars or name in t.tokens
+    slot_of, Z, kind_states, kind, fields, owner = t.slot_of, t.Z, t.kind_states, t.kind, t.fields, t.owner
+    is_state = name in t.state_default
+
+    def get(st, o):
+        if type(o) is CardRef:
+            cid = o.id
+            if is_state:
+                v = st.cs[name][cid]
+                if v is not None or name in kind_states[kind[cid]]:
+                    return v
+            if name == "kind":
+                return kind[cid]
+            if name == "facedown":
+                return st.facedown[cid]
+            if name == "owner":
+                return owner[cid]
+            if name == "zone":
+                return Z[st.loc[cid]]
+            return fields[cid].get(name)
+        if type(o) is PlayerRef:
+            if pzone:
+                return Z[slot_of[(name, o.i)]]
+            if pvar:
+                return st.pv[name][o.i]
+            if name == "eliminated":
+                return st.elim[o.i]
+            if name == "seat":
+                return o.i + 1
+            raise SpecRuntimeError(f"a player has no '{name}'", span)
+        if o is None:
+            return None
+        raise SpecRuntimeError(f"{fmt(o)} has no '{name}'", span)
+
+    return get
+
+
 class ExprCompiler:
     """IR expression -> closure(state, env)."""
 
@@ -465,45 +506,8 @@ class ExprCompiler:
 
     # structure
     def x_Attr(self, e):
-        obj = self(e.obj)
-        name, span, t = e.name, e.span, self.t
-        pzone = name in t.player_zone_names
-        pvar = name in t.player_vars or name in t.tokens
-        slot_of = t.slot_of
-        Z = t.Z
-
-        def f(st, env):
-            o = obj(st, env)
-            if type(o) is CardRef:
-                cid = o.id
-                if name in st.cs:
-                    v = st.cs[name][cid]
-                    if v is not None or name in t.kind_states[t.kind[cid]]:
-                        return v
-                if name == "kind":
-                    return t.kind[cid]
-                if name == "facedown":
-                    return st.facedown[cid]
-                if name == "owner":
-                    return t.owner[cid]
-                if name == "zone":
-                    return Z[st.loc[cid]]
-                return t.fields[cid].get(name)
-            if type(o) is PlayerRef:
-                if pzone:
-                    return Z[slot_of[(name, o.i)]]
-                if pvar:
-                    return st.pv[name][o.i]
-                if name == "eliminated":
-                    return st.elim[o.i]
-                if name == "seat":
-                    return o.i + 1
-                raise SpecRuntimeError(f"a player has no '{name}'", span)
-            if o is None:
-                return None
-            raise SpecRuntimeError(f"{fmt(o)} has no '{name}'", span)
-
-        return f
+        obj, get = self(e.obj), attr_reader(self.t, e.name, e.span)
+        return lambda st, env: get(st, obj(st, env))
 
     def x_Index(self, e):
         obj, key, span = self(e.obj), self(e.key), e.span

@@ -62,5 +62,5 @@ def bounds(b: dict | None) -> str:
 
 
 def spec_title(name: str, draft) -> str:
-    """'Kitano Grand Tea Party draft 20', or only the name when the spec gives no draft number."""
+    """The game's name and its draft ('NAME draft 20'), or only the name when the spec gives no draft number."""
     return name + (f" draft {draft}" if draft is not None else "")
