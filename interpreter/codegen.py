@@ -37,9 +37,8 @@ import hashlib
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, ZoneRef, _num, attr_reader, _order_key, _same, as_list, call_def_fn, fmt,
-                      make_range, ranking,
-                      rank_groups)
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, _compare, _num, attr_reader, _same, as_list, call_def_fn, fmt,
+                      make_range, ranking)
 
 # (spec digest, players, parameters, function source) -> code object
 _CODE_CACHE: dict[tuple, object] = {}
@@ -68,15 +67,6 @@ def _ge(st, a, b, span):
     if type(a) is int and type(b) is int:
         return a >= b
     return _compare(st, a, b, span, lambda x, y: x >= y)
-
-
-def _compare(st, a, b, span, fn):
-    if a is None or b is None:
-        raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span)
-    try:
-        return fn(_order_key(st, a), _order_key(st, b))
-    except TypeError:
-        raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span) from None
 
 
 def _sub(a, b, span):

@@ -398,6 +398,17 @@ def _cmp_key(v):
     return v
 
 
+def _compare(st, a, b, span, fn):
+    """An ordering comparison `fn` of two values (numbers, symbols by their declared order, cards, players), as
+    both engines make it; none or values of different kinds are a located rule error."""
+    if a is None or b is None:
+        raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span)
+    try:
+        return fn(_order_key(st, a), _order_key(st, b))
+    except TypeError:
+        raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span) from None
+
+
 def attr_reader(t: "Tables", name: str, span) -> Callable:
     """`obj.name` of a value already worked out: a card's field or state, a player's zone, variable or
     token, `seat`, `eliminated`; the one reading both engines share (ExprCompiler.x_Attr, codegen)."""
@@ -642,12 +653,7 @@ class ExprCompiler:
         def f(st, env):
             a, b = l(st, env), r(st, env)
             if op in ("<", "<=", ">", ">="):
-                if a is None or b is None:
-                    raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span)
-                try:
-                    return fn(_order_key(st, a), _order_key(st, b))
-                except TypeError:
-                    raise SpecRuntimeError(f"cannot compare {fmt(a)} with {fmt(b)}", span) from None
+                return _compare(st, a, b, span, fn)
             a, b = _num(a, span), _num(b, span)
             if op in ("//", "%") and b == 0:
                 raise SpecRuntimeError("division by zero", span)

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from soan.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+KITANO = str(ROOT / "specs" / "kitano-20.soan")
+# a whole game in five lines, for command-line tests that need any valid spec
+TINY = '''game "Tiny" players 2..3
+score pts "Points"
+rounds 1 {
+  for p in players { award 1 to p for pts }
+}
+winner among p in players by vp(p) desc else draw
+'''
 
 
 def soan(capsys, *args) -> tuple[int, str, str]:

@@ -9,18 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clirun import soan
+from clirun import KITANO, ROOT, TINY, soan
 
-ROOT = Path(__file__).resolve().parents[2]
-KITANO = str(ROOT / "specs" / "kitano-20.soan")
-
-TINY = '''game "Tiny" players 2..3
-score pts "Points"
-rounds 1 {
-  for p in players { award 1 to p for pts }
-}
-winner among p in players by vp(p) desc else draw
-'''
 
 LOCATED = re.compile(r"^\S.*:\d+:\d+: error: ", re.M)
 

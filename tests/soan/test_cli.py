@@ -16,18 +16,8 @@ from soan.interpreter.play import LOG_FORMAT
 from soan import api
 from soan.cli import main
 
-from clirun import flat, soan
+from clirun import KITANO, ROOT, TINY, flat, soan
 
-ROOT = Path(__file__).resolve().parents[2]
-KITANO = str(ROOT / "specs" / "kitano-20.soan")
-
-TINY = '''game "Tiny" players 2..3
-score pts "Points"
-rounds 1 {
-  for p in players { award 1 to p for pts }
-}
-winner among p in players by vp(p) desc else draw
-'''
 
 # A spec with a misspelled procedure: the problem is on line 4.
 BROKEN = '''game "Broken" players 2..3
