@@ -24,6 +24,7 @@ from soan.interpreter.runtime import Tables
 from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
+from .ledger import ledger
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
                      loop_passes, more_games, observe, pile_drawn, rounds_played, search, tokens_out)
 from .termination import CallReach, CapProof, loop_scopes, prove_cap
@@ -159,6 +160,18 @@ class Verifier:
             rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
             claim = f"token '{name}' (supply {supply}) never runs short"
             proof = next((p for p in proofs if p.status != "proved"), proofs[0])
+            held = None
+            if proof.status != "proved":  # tokens that lie on cards: bounded by the cards, not by the gives
+                held = [ledger(b, name) for b in self.bs]
+                if all(h is not None and h.most <= supply for h in held):
+                    h = max(held, key=lambda h: h.most)
+                    out.append(Finding("supplies", name, "proved", claim,
+                                       f"a player's '{name}' is never more than the {h.field} (above {h.lowest}) of "
+                                       f"their cards in {h.zone} (an invariant each give, return and change of "
+                                       f"{h.field} keeps), and the {h.cards} cards that can lie there hold at most "
+                                       f"{h.most} in all",
+                                       bounds={"supply": supply, "most_out": h.most}))
+                    continue
             w = self._short_supply(name)
             if w is None and proof.status != "proved":  # push games towards taking every token out
                 self._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
