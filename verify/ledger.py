@@ -36,7 +36,6 @@ be the player's) makes the technique give no answer, never a wrong one.
 from __future__ import annotations
 
 import attrs
-
 from soan.dsl import ir
 from soan.dsl.analysis import reachable
 

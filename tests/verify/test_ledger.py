@@ -4,10 +4,11 @@ never proved when a rule breaks the ledger."""
 
 from __future__ import annotations
 
-from soan import api
 from soan.verify.bounds import Bounds
 from soan.verify.ledger import ledger
 from soan.verify.properties import verify
+
+from soan import api
 
 
 def heat_spec(supply: int, rounds: int = 8, extra_round: str = "", extra: str = "") -> str:
