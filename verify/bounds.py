@@ -106,6 +106,7 @@ class Bounds:
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         spec = self.spec
         self.round_bound: int | None = None
+        self._in_rounds = False  # reading the rounds' body (and what it runs): `round` counts them
         if spec.rounds is not None:
             r = spec.rounds
             if r.count is not None:
@@ -124,7 +125,9 @@ class Bounds:
         self.flow.opening = False
         if spec.rounds is not None:
             self.env = {}  # the rounds run in their own environment, kept from round to round
+            self._in_rounds = True
             self.loop(spec.rounds.body, 1, self.round_bound)
+            self._in_rounds = False
         self.env = {}
         self.block(spec.scoring, 1)
         self.env = {}
@@ -205,6 +208,23 @@ class Bounds:
             if key is None or any(isinstance(n, ir.Local) and n.name == key for n in ir.walk(g[0])):
                 g[1] = False
 
+    def _in_some_rounds(self, test, mult: int | None) -> int | None:
+        """Firings under `if round < K` (or <=, ==) in the rounds: the branch runs in at most that
+        many of the rounds, so the rounds' share of `mult` shrinks to them."""
+        r = self.round_bound
+        if not self._in_rounds or mult is None or not r or mult % r:
+            return mult
+        for c in _conjuncts_of(test):
+            if isinstance(c, ir.BinOp) and isinstance(c.left, ir.Builtin) and c.left.name == "round" \
+                    and c.op in ("<", "<=", "=="):
+                k = self.int_max(c.right)
+                lo = self.interval(c.right)
+                if k is None or lo is None or lo[0] != k:
+                    continue
+                rounds = max(0, min(r, k - 1 if c.op == "<" else k if c.op == "<=" else 1 if 1 <= k <= r else 0))
+                return mult // r * rounds
+        return mult
+
     def stmt(self, s: ir.Stmt, mult: int | None) -> None:
         site = None
         if self.recording:
@@ -269,7 +289,7 @@ class Bounds:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b, test=test: self._guarded(test, b, mult))
+                    runs.append(lambda b=b, test=test: self._guarded(test, b, self._in_some_rounds(test, mult)))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
@@ -815,3 +835,9 @@ def _count_facts(s: ir.Let) -> list[ir.Expr]:
                     if isinstance(a, ir.Call) and a.func in ("count", "size") and len(a.args) == 1
                     or isinstance(a, ir.Agg) and a.func == "count" and a.where is None]
     return []
+
+
+def _conjuncts_of(e) -> list:
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts_of(e.left) + _conjuncts_of(e.right)
+    return [e]

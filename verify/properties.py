@@ -25,6 +25,7 @@ from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
 from .ledger import ledger
+from .setup_counts import SetupCounts
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
                      loop_passes, more_games, observe, pile_drawn, rounds_played, search, tokens_out)
 from .termination import CallReach, CapProof, loop_scopes, prove_cap
@@ -283,7 +284,25 @@ class Verifier:
                for b in self.bs):
             return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
                     f"(for each outcome of the setup's opening picks)")
-        return None
+        return self._fits_after_setup(name)
+
+    def _fits_after_setup(self, name: str) -> str | None:
+        """The setup read on card counts (verify/setup_counts.py) leaves the pile at least k cards on
+        every path, its own draws fitting on the way, and everything the rest of the rules can take
+        out of the pile fits in k."""
+        if not hasattr(self, "_setup_counts"):
+            self._setup_counts = SetupCounts(self.b)  # the whole setup from where the spec deals the cards
+        sc = self._setup_counts
+        least = sc.least_after(name)
+        if least is None or not sc.draws_fit(name):
+            return None
+        later = _sites_under(self.spec, [x for x in (self.spec.rounds, self.spec.scoring) if x is not None])
+        for b in self.bs:
+            taken = self._taken_out(b, name, later)
+            if taken is None or taken > least:
+                return None
+        return (f"the setup leaves {name} at least {least} cards whatever the players choose (its own draws "
+                f"fitting on the way), and everything the rest of the rules can take out of it fits in them")
 
     def _fits_at_start(self, b: Bounds, name: str, site) -> str | None:
         """A draw in the setup's own steps: what the setup takes out of the pile up to and
