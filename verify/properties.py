@@ -25,6 +25,7 @@ from . import crosscheck, solver
 from .bounds import Bounds, Joined
 from .flow import opening_steps, setup_branches
 from .ledger import ledger
+from .refill import parent_blocks, refilled_before
 from .setup_counts import SetupCounts
 from .search import (SearchResult, Witness, _absorb as _absorb_result, account_around, climb, confirm, directed_games,
                      loop_passes, more_games, observe, pile_drawn, rounds_played, search, tokens_out)
@@ -274,7 +275,8 @@ class Verifier:
         or everything the rules can ever take out of it fits in that."""
         reasons = set()
         for b, site in sites:
-            why = _draw_fits(b, site) or self._fits_at_start(b, name, site)
+            why = _draw_fits(b, site) or self._fits_at_start(b, name, site) or \
+                refilled_before(b, site.node, self._parents())
             if why is None:
                 break
             reasons.add(why)
@@ -285,6 +287,11 @@ class Verifier:
             return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
                     f"(for each outcome of the setup's opening picks)")
         return self._fits_after_setup(name)
+
+    def _parents(self) -> dict:
+        if not hasattr(self, "_parent_blocks"):
+            self._parent_blocks = parent_blocks(_rule_roots(self.spec))
+        return self._parent_blocks
 
     def _fits_after_setup(self, name: str) -> str | None:
         """The setup read on card counts (verify/setup_counts.py) leaves the pile at least k cards on
