@@ -34,6 +34,9 @@ from .termination import CallReach, CapProof, loop_scopes, prove_cap
 SCHEMA_VERSION = 1
 # steered games per push when the budget is seconds (with --games N: N / 40, at least 2)
 DIRECTED_GAMES = 3
+# a push's climb: `share` games' worth of steps per game of --games, a game counted as this many steps
+# (decisions and chance events), so a spec of long games plays fewer of them and one of short games more
+PUSH_STEPS_PER_GAME = 300
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -252,20 +255,34 @@ class Verifier:
                 games, self.s.cut_short = 0, True
             directed = directed_games(self.t, steer, self.seed, games,
                                       on_game=lambda rec: observe(self.s, rec, self.t))
+            # while steered games keep going further, a few more (up to three times as many): a fixed rule, no clock
+            peak = max((value(r)[0] for r in directed), default=None) if value is not None else None
+            extra = 0
+            while games and peak is not None and extra < 2 * games and (goal is None or peak < goal) \
+                    and time.perf_counter() - self.started < self.budget:
+                more = directed_games(self.t, steer, self.seed, 1, first=games + extra,
+                                      on_game=lambda rec: observe(self.s, rec, self.t))
+                extra += 1
+                directed += more
+                got = max((value(r)[0] for r in more), default=None)
+                if got is None or got <= peak:
+                    break
+                peak = got
             if value is not None and goal is not None and any(value(r)[0] >= goal for r in directed):
                 return
             starts = directed + starts
         if not starts:
             return
-        if self.max_games is not None:  # work: a fifth of a score climb's steps; the wall clock as the outer limit
-            seconds, evals = max(0.0, self.budget - (time.perf_counter() - self.started)), int(self.max_games * share)
+        if self.max_games is not None:  # work in engine steps; the wall clock as the outer limit
+            seconds = max(0.0, self.budget - (time.perf_counter() - self.started))
+            evals, steps = None, int(self.max_games * share * PUSH_STEPS_PER_GAME)
         else:
-            seconds, evals = self._time_left() / 2, None
+            seconds, evals, steps = self._time_left() / 2, None, None
             if seconds < 0.2:
                 return
         self.progress(f"pushing games towards {what}")
         climb(self.t, value, starts, self.seed, seconds, evals, goal=goal,
-              on_game=lambda rec: observe(self.s, rec, self.t))
+              on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
 
     def _pile_never_short(self, name: str, sites: list) -> str | None:
         """Why no draw from the pile can find it short, or None.  Each draw must

@@ -239,19 +239,22 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
 
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
           seed: int, seconds: float | None = None, max_evals: int | None = None,
-          goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None
-          ) -> tuple[int, GameRecord] | None:
+          goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None,
+          max_steps: int | None = None) -> tuple[int, GameRecord] | None:
     """Hill-climb over whole games towards a higher `value(record)` (its first
     part is what is reported; the second only steers).  Two kinds of step,
     each kept when the game is no worse: random changes to one to three
     steps of the course (another move, another roll, two cards of a shuffle
     transposed), and, once those stall, a sweep trying every other move or
     outcome at every step in turn.  When a sweep finds nothing the climb
-    starts again from the next start.  Stops at `goal`, or when time or
-    evaluations run out; deterministic for a given `max_evals`."""
+    starts again from the next start.  Stops at `goal`, or when time,
+    evaluations or steps (`max_steps`: the steps of every game it plays, so a
+    spec of long games gets fewer of them) run out; deterministic for a given
+    `max_evals` and `max_steps`."""
     rng = random.Random(f"soan/{seed}/climb")
     deadline = None if seconds is None else time.perf_counter() + seconds
     evals = [0]
+    steps = [0]
     scored = [(v, r) for v, r in ((value(r), r) for r in starts) if v is not None]
     scored.sort(key=lambda x: x[0], reverse=True)
     if not scored:
@@ -260,10 +263,12 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
 
     def out_of_budget() -> bool:
         return ((deadline is not None and time.perf_counter() > deadline)
-                or (max_evals is not None and evals[0] >= max_evals) or (goal is not None and best[0][0] >= goal))
+                or (max_evals is not None and evals[0] >= max_evals) or (goal is not None and best[0][0] >= goal)
+                or (max_steps is not None and steps[0] >= max_steps))
 
     def attempt(course):
         evals[0] += 1
+        steps[0] += len(course)
         try:
             rec = play_course(tables, course, rng.randrange(2**31))
         except Exception:  # a spec error on this course: not a game, not a witness
@@ -448,7 +453,7 @@ __all__ = ["search", "confirm", "account_around", "Witness", "SearchResult", "CH
 
 def directed_games(tables: Tables, objective: Callable[[State], float], seed: int, games: int,
                    depth: int = 6, explore: float = 0.15, max_moves: int = 24,
-                   on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+                   on_game: Callable[[GameRecord], None] | None = None, first: int = 0) -> list[GameRecord]:
     """Games in which every seat works together towards a higher `objective(state)`
     (tokens out of a supply, cards out of a pile, one seat's score): at each
     decision every move (at most `max_moves`, drawn evenly) is tried on a copy and
@@ -459,7 +464,7 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
     games starts near it.  Work is fixed (games x moves x depth), never timed;
     chance is drawn as in any game, so each record is a real, replayable game."""
     out = []
-    for g in range(games):
+    for g in range(first, first + games):  # game g is the same game whichever call plays it
         rng = random.Random(f"soan/{seed}/directed/{g}")
 
         def peak(s: State, luck: int) -> float:
