@@ -394,6 +394,19 @@ class Abstraction:
                 return ("int", total)
             case ir.Agg(func="all" | "any") if self._players(e.coll, env) is not None:
                 return ("bool", self._quantify(e, env))
+            case ir.Agg(func="max" | "min", where=None, value=value) if value is not None \
+                    and self._players(e.coll, env) is not None:
+                # over every player (never empty): the largest or smallest of their values
+                vs = []
+                for inner, _ in self._each(e.var, None, env):
+                    kind, v = self.term(value, inner)
+                    if kind != "int":
+                        raise _Opaque
+                    vs.append(v)
+                out = vs[0]
+                for v in vs[1:]:
+                    out = ("ite", ("lt", v, out) if e.func == "min" else ("lt", out, v), v, out)
+                return ("int", out)
             case ir.Call(func="abs", args=(a,)):
                 v = self._int(a, env)
                 return ("int", ("ite", ("lt", v, ("int", 0)), ("neg", v), v))

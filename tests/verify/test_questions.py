@@ -229,3 +229,20 @@ winner among p in players by vp(p) desc else shared
     g = ask(s, "always all(vp(p, pts) <= 6 for p in players)", games=0)
     assert f["can any(vp(p) > 6 for p in players)"].verdict == "proved"
     assert g["always all(vp(p, pts) <= 6 for p in players)"].verdict == "proved"
+
+
+def test_the_highest_score_among_the_players_is_read_as_the_largest_of_their_scores():
+    """`max(vp(p) for p in players) <= 6` is settled by the proved range like `all(vp(p) <= 6 ...)`,
+    and a bound below what play reaches is not proved."""
+    text = """game "Range" players 2..2
+score pts "Points" 0..99
+rounds 3 { choose k from 0..2 by player(1) "takes" { award k to player(1) for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+    s = api.compile_text(text, "r.soan")
+    top = "always max(vp(p) for p in players) <= 6 at end"
+    low = "always max(vp(p) for p in players) <= 5 at end"
+    least = "always min(vp(p) for p in players) >= 0 at end"
+    assert ask(s, top, games=0)[top].verdict == "proved"
+    assert ask(s, low, games=0)[low].verdict == "unknown"
+    assert ask(s, least, games=0)[least].verdict == "proved"
