@@ -189,3 +189,12 @@ def _domain_size(spec: ir.Spec, d) -> int:
             e = next((e for e in spec.enums if e.name == name), None)
             return len(e.values) if e else 1
     return 1
+
+
+def rule_roots(spec: ir.Spec) -> list:
+    """The roots of the rules the game can run (defs and procedures only if reached)."""
+    defs, procs = reachable(spec)
+    roots = [d.body for d in spec.defs if d.name in defs] + [p.body for p in spec.procedures if p.name in procs]
+    roots += [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
+    roots += [t.supply for t in spec.tokens] + [e for _, e, _ in declaration_exprs(spec)]
+    return roots + [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead

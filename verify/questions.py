@@ -34,6 +34,7 @@ from soan.interpreter.state import State
 
 from . import solver
 from .bounds import Bounds, Joined
+from .findings import Finding
 from .search import Witness, account_around, bots_for, confirm
 
 PROPERTY = "questions"
@@ -717,7 +718,6 @@ def check_questions(tables: Tables, questions: Iterable[ir.Question], records: I
 
 
 def _finding(tables: Tables, q: ir.Question, proof: Proof, watch: Watch | None, witness_dir: Path | None):
-    from .properties import Finding  # here, not at the top: properties may import this module at its own top
     text = question_text(tables.spec, q)
     depends = sorted(_rulings_read(tables, q.expr) | set(proof.rulings))
     bounds = {"kind": q.kind, "at_end": q.at_end, "answer": None, "games": 0, "states": 0, "step": None}

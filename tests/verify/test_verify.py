@@ -298,7 +298,7 @@ winner among p in players by vp(p) desc else draw
 
 def test_a_finding_names_each_ruling_it_depends_on_once():
     """A finding's dependencies keep their first order and name each ruling once (a token's shortage ruling is also among those a witness game consulted)."""
-    from soan.verify.properties import Finding
+    from soan.verify.findings import Finding
     f = Finding("supplies", "anger", "witnessed", "the supply runs short", depends_on=["anger_shortage", "pardon_threshold", "anger_shortage"])
     assert f.depends_on == ["anger_shortage", "pardon_threshold"]
     assert f.to_json()["depends_on"] == ["anger_shortage", "pardon_threshold"]

@@ -1,0 +1,312 @@
+"""The supplies property: can a token supply or a pile drawn from run short?
+
+A token supply is proved never short when z3 finds no way for the rules that
+give it, each firing as often as the rule structure allows, to ask for more
+than the supply, or when its tokens lie on cards (verify/ledger.py); a pile,
+when every draw takes at most what it holds (a guard, a `min`, the setup's
+own draws fitting, a refill from the players just before: verify/refill.py)
+or when everything the rules can take out of it fits in what it holds, from
+the start or from the end of the setup (verify/setup_counts.py).  Otherwise
+games are steered towards the shortage, and one that finds it is the witness.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from soan.dsl import ir
+from soan.dsl.analysis import rule_roots
+
+from . import solver
+from .bounds import Bounds
+from .findings import Finding
+from .flow import opening_steps
+from .ledger import ledger
+from .refill import parent_blocks, refilled_before
+from .search import Witness, pile_drawn, tokens_out
+from .setup_counts import SetupCounts
+
+if TYPE_CHECKING:
+    from .properties import Verifier
+
+_unconditional = opening_steps
+
+def check(v: Verifier) -> list[Finding]:
+    out = []
+    for name, tok in v.t.tokens.items():
+        supply = v.t.supply_size(name)
+        proofs = []
+        for b in v.bs:
+            terms = []
+            for site in v._sites(ir.Give, b):
+                if site.node.token != name:
+                    continue
+                iv = b.value_at(site, site.node.amount) or (None, None)
+                terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
+            proofs.append(solver.never_exceeds(terms, supply))
+        rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
+        claim = f"token '{name}' (supply {supply}) never runs short"
+        proof = next((p for p in proofs if p.status != "proved"), proofs[0])
+        held = None
+        if proof.status != "proved":  # tokens that lie on cards: bounded by the cards, not by the gives
+            held = [ledger(b, name) for b in v.bs]
+            if all(h is not None and h.most <= supply for h in held):
+                h = max(held, key=lambda h: h.most)
+                out.append(Finding("supplies", name, "proved", claim,
+                                   f"a player's '{name}' is never more than the {h.field} (above {h.lowest}) of "
+                                   f"their cards in {h.zone} (an invariant each give, return and change of "
+                                   f"{h.field} keeps), and the {h.cards} cards that can lie there hold at most "
+                                   f"{h.most} in all",
+                                   bounds={"supply": supply, "most_out": h.most}))
+                continue
+        w = _short_supply(v, name)
+        if w is None and proof.status != "proved":  # push games towards taking every token out
+            v._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
+                       steer=tokens_out(name, supply))
+            w = _short_supply(v, name)
+        depends = [tok.short_ruling] if tok.when_short == "ruling" else []
+        if proof.status == "proved":
+            out.append(Finding("supplies", name, "proved", claim,
+                               f"every rule that gives '{name}' firing as often as it can asks for at most {supply}",
+                               bounds={"supply": supply}))
+        elif w is not None:
+            path, moves = v._witness(w, f"supply-{name}")
+            out.append(Finding("supplies", name, "witnessed", f"token '{name}' can run short",
+                               f"the spec says: when short {rule}", problem=False,
+                               bounds={"supply": supply, "demand_allowed": proof.value}, witness=path, moves=moves,
+                               depends_on=depends + sorted(w.record.log["consulted_rulings"])))
+        else:
+            out.append(Finding("supplies", name, "unknown", claim,
+                               f"{proof.reason}; not seen short in {v.s.games} games (when short: {rule})",
+                               bounds={"supply": supply, "demand_allowed": proof.value}, depends_on=depends))
+    piles: dict[str, list] = {}
+    for b in v.bs:
+        for site in v._sites(ir.Draw, b):
+            src = site.node.source
+            # a draw from a procedure's parameter counts for every pile the parameter can be
+            zones = b.flow.taken_from.get(site.node.span.site)
+            if isinstance(src, ir.SharedZone | ir.Attr) or zones is None:
+                names = [src.name] if isinstance(src, ir.SharedZone | ir.Attr) else [f"line {site.node.span.line}"]
+            else:
+                names = sorted(zones)
+            for name in names:
+                piles.setdefault(name, []).append((b, site))
+    for name, sites in piles.items():
+        lines = ", ".join(sorted({str(s.node.span.line) for _, s in sites}, key=int))
+        where = f"draws from {name}"
+        ws = [v.s.marks[k] for k in {("short_draw", s.node.span.site) for _, s in sites} if k in v.s.marks]
+        why = _pile_never_short(v, name, sites)
+        short_keys = {("short_draw", s.node.span.site) for _, s in sites}
+        steer = pile_drawn(v.t, name, {s.node.span.site for _, s in sites})
+        if why is None and not ws and steer is not None:  # push games towards emptying the pile
+            v._push(f"emptying {name}", lambda rec: (steer(rec.state), 0), goal=1000, steer=steer)
+            ws = [v.s.marks[k] for k in short_keys if k in v.s.marks]
+        if why is not None:
+            out.append(Finding("supplies", where, "proved", f"a draw from {name} never finds it short", why))
+        elif ws:
+            w = min(ws, key=lambda w: w.length)
+            path, moves = v._witness(w, f"short-draw-{name}")
+            out.append(Finding("supplies", where, "witnessed", f"a draw from {name} can find it short",
+                               f"the spec names no rule for it (lines {lines}): the engine draws what is left",
+                               problem=True, witness=path, moves=moves,
+                               depends_on=sorted(w.record.log["consulted_rulings"])))
+        else:
+            out.append(Finding("supplies", where, "unknown", f"a draw from {name} never finds it short",
+                               f"no draw at lines {lines} is guarded by a count of the pile, draws at most what "
+                               f"it holds, or fits in what it holds from the start; not seen short in "
+                               f"{v.s.games} games"))
+    return out
+
+def _short_supply(v: Verifier, name: str) -> Witness | None:
+    return next((w for (k, site), w in v.s.marks.items() if k == "short_supply" and site[0] == name), None)
+
+def _pile_never_short(v: Verifier, name: str, sites: list) -> str | None:
+    """Why no draw from the pile can find it short, or None.  Each draw must
+    take at most what the pile holds when it runs: a `min` with its count, a
+    test of its count around it, or (for a draw in the setup) everything the
+    setup takes out of the pile up to that draw fits in what it started with;
+    or everything the rules can ever take out of it fits in that."""
+    reasons = set()
+    for b, site in sites:
+        why = _draw_fits(b, site) or _fits_at_start(v, b, name, site) or \
+            refilled_before(b, site.node, _parents(v))
+        if why is None:
+            break
+        reasons.add(why)
+    else:
+        return "; ".join(sorted(reasons))
+    if all(_taken_out(v, b, name, None) is not None and _taken_out(v, b, name, None) <= b.flow.placed.get(name, 0)
+           for b in v.bs):
+        return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
+                f"(for each outcome of the setup's opening picks)")
+    return _fits_after_setup(v, name)
+
+def _parents(v: Verifier) -> dict:
+    if not hasattr(v, "_parent_blocks"):
+        v._parent_blocks = parent_blocks(rule_roots(v.spec))
+    return v._parent_blocks
+
+def _fits_after_setup(v: Verifier, name: str) -> str | None:
+    """The setup read on card counts (verify/setup_counts.py) leaves the pile at least k cards on
+    every path, its own draws fitting on the way, and everything the rest of the rules can take
+    out of the pile fits in k."""
+    if not hasattr(v, "_setup_counts"):
+        v._setup_counts = SetupCounts(v.b)  # the whole setup from where the spec deals the cards
+    sc = v._setup_counts
+    least = sc.least_after(name)
+    if least is None or not sc.draws_fit(name):
+        return None
+    later = _sites_under(v.spec, [x for x in (v.spec.rounds, v.spec.scoring) if x is not None])
+    for b in v.bs:
+        taken = _taken_out(v, b, name, later)
+        if taken is None or taken > least:
+            return None
+    return (f"the setup leaves {name} at least {least} cards whatever the players choose (its own draws "
+            f"fitting on the way), and everything the rest of the rules can take out of it fits in them")
+
+def _fits_at_start(v: Verifier, b: Bounds, name: str, site) -> str | None:
+    """A draw in the setup's own steps: what the setup takes out of the pile up to and
+    including that step fits in what the pile holds at the start."""
+    steps = list(_unconditional(v.spec.setup))
+    for i, st in enumerate(steps):
+        upto = _sites_under(v.spec, steps[: i + 1])
+        if site.node.span.site in _sites_under(v.spec, [st]):
+            taken = _taken_out(v, b, name, upto)
+            if taken is not None and taken <= b.flow.placed.get(name, 0):
+                return f"the setup's draws from {name} up to line {site.node.span.line} fit in its {b.flow.placed.get(name, 0)} cards"
+            return None
+    return None
+
+def _taken_out(v: Verifier, b: Bounds, name: str, among: set | None) -> int | None:
+    """The most cards the rules (or the statements at `among`) can take out of zone `name` in one game."""
+    taken = 0
+    for site in b.sites:
+        node = site.node
+        if not isinstance(node, MOVES) or (among is not None and node.span.site not in among):
+            continue
+        src = b.flow.taken_from.get(node.span.site, None)
+        if src is not None and name not in src:
+            continue
+        if site.firings is None:
+            return None
+        many = (b.value_at(site, node.count) if isinstance(node, ir.Draw) else None)
+        many = (many[1] if many else None) if isinstance(node, ir.Draw) else \
+            1 if isinstance(node, ir.Move) and _single(b, site, node.what) else \
+            _size_at(b, site, node.what) if isinstance(node, ir.Move) else None
+        if many is None:
+            return None
+        taken += site.firings * max(0, many)
+    return taken
+
+
+MOVES = (ir.Move, ir.Draw, ir.Exchange)
+
+
+def _single(b: Bounds, site, e) -> bool:
+    saved, b.env = b.env, site.env
+    try:
+        return b.val(e).one
+    finally:
+        b.env = saved
+
+
+def _size_at(b: Bounds, site, e) -> int | None:
+    saved, b.env = b.env, site.env
+    try:
+        return b.size(e)
+    finally:
+        b.env = saved
+
+
+def _sites_under(spec: ir.Spec, stmts) -> set:
+    """The sites of every statement under `stmts`, and of the procedures they run."""
+    procs = {p.name: p.body for p in spec.procedures}
+    out, todo, seen = set(), list(stmts), set()
+    while todo:
+        for n in ir.walk(todo.pop()):
+            if isinstance(n, ir.Stmt):
+                out.add(n.span.site)
+            if isinstance(n, ir.Do) and n.proc not in seen:
+                seen.add(n.proc)
+                todo.append(procs[n.proc])
+    return out
+
+
+def _draw_fits(b: Bounds, site) -> str | None:
+    """Why this draw takes at most what its pile holds when it runs, or None."""
+    d = site.node
+    line = d.span.line
+    if isinstance(d.count, ir.Call) and d.count.func == "min" and any(_counts(a, d.source) for a in d.count.args):
+        return f"the draw at line {line} takes at most the pile's count"
+    need = b.value_at(site, d.count)
+    if need is None:
+        return None
+    for g in site.guards:
+        for c in _conjuncts(g):
+            if _at_least_the_count(c, d.source, d.count):
+                return f"the draw at line {line} takes at most what the test or `min` at line {g.span.line} left in the pile"
+            at_least = _count_at_least(b, site, c, d.source)
+            if at_least is not None and at_least >= need[1]:
+                return f"the draw at line {line} runs only when the test at line {g.span.line} holds"
+    return None
+
+
+def _at_least_the_count(c, source, count) -> bool:
+    """Whether the condition `c` says the pile holds at least `count` cards, `count`
+    being a local (`count(pile) >= k` from `let k = min(n, count(pile))`, or a loop's test)."""
+    if not isinstance(count, ir.Local):
+        return False
+    match c:
+        case ir.BinOp(op=">=", left=l, right=ir.Local(name=k)) if _counts(l, source):
+            return k == count.name
+        case ir.BinOp(op="<=", left=ir.Local(name=k), right=r) if _counts(r, source):
+            return k == count.name
+    return False
+
+
+def _counts(e, source) -> bool:
+    """Whether `e` is the number of cards in `source`."""
+    match e:
+        case ir.Call(func="count" | "size", args=(x,)):
+            return x == source
+        case ir.Agg(func="count", coll=x, where=None):
+            return x == source
+    return False
+
+
+def _count_at_least(b: Bounds, site, c, source) -> int | None:
+    """The least number of cards in `source` that the condition `c` guarantees, or None."""
+    saved, b.env = b.env, site.env
+    try:
+        match c:
+            case ir.BinOp(op=">=" | ">", left=l, right=r) if _counts(l, source):
+                lo = b.int_min(r)
+                return None if lo is None else lo + (c.op == ">")
+            case ir.BinOp(op="<=" | "<", left=l, right=r) if _counts(r, source):
+                lo = b.int_min(l)
+                return None if lo is None else lo + (c.op == "<")
+            case ir.BinOp(op="!=", left=l, right=ir.Int(value=0)) if _counts(l, source):
+                return 1
+            case ir.Not(operand=ir.BinOp(op="<" | "<=", left=l, right=r)) if _counts(l, source):
+                lo = b.int_min(r)
+                return None if lo is None else lo + (c.operand.op == "<=")
+        return None
+    finally:
+        b.env = saved
+
+
+def _conjuncts(e):
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+# The statements of a block that always run, in order, phases opened up.
+def _supply_pressure(token: str, supply: int):
+    """A game's value when looking for a token shortage: how many tokens left the supply
+    (the climb's objective, so it climbs rather than drifts), one more once it ran short."""
+    def value(rec):
+        st = rec.state
+        short = any(k == "short_supply" and site[0] == token for k, site in st.first_marks)
+        return (supply - st.supply[token] + int(short), 0)
+    return value
