@@ -73,6 +73,7 @@ class SetupCounts:
         self.unknown: set[str] = set()  # zones whose count was lost (an uncountable move)
         self.short: set[str] = set()  # piles a setup draw may find short on some path
         self.paths: list[dict] | None = None
+        self._calling: list[str] = []
         start: dict = {}
         for slot in b.t.start_slot:  # where the spec deals each card, before the setup runs
             z, owner = b.t.zone_slots[slot]
@@ -129,9 +130,17 @@ class SetupCounts:
                     paths = self._block(body.stmts, paths)
                 return [(c, {k: v for k, v in e.items() if k != var}) for c, e in paths]
             case ir.Do(proc=proc, args=args):
+                if proc in self._calling:  # a procedure that calls itself: not unrolled here
+                    raise _Unknown
                 p = self.procs[proc]
                 inner = {name: self._arg(a, env) for name, a in zip(p.params, args)}
-                return [(c, env) for c, _ in self._block(p.body.stmts, [(counts, inner)])]
+                self._calling.append(proc)
+                try:
+                    done = self._block(p.body.stmts, [(counts, inner)])
+                finally:
+                    self._calling.pop()
+                # what the procedure moved, the caller's lists and cards from those zones may no longer hold
+                return [(c, self._after_moves(env, c, counts)) for c, _ in done]
             case ir.If(branches=branches, orelse=orelse):
                 out, rest = [], [(counts, env)]
                 for test, block in branches:
@@ -145,13 +154,13 @@ class SetupCounts:
                 out.extend(self._block(orelse.stmts, rest) if orelse is not None else rest)
                 return out
             case ir.Choose(var=None, options=options, orelse=orelse):
-                out = [] if not (s.pass_if is not None or orelse is not None) else [(counts, env)]
+                out = [(counts, env)]  # passed, or no option open: nothing runs
                 for o in options:
                     if o.when is None or self.b.truth(o.when) is not False:
                         out.extend(self._block(o.body.stmts, [(counts, env)]))
                 if orelse is not None:
                     out.extend(self._block(orelse.stmts, [(counts, env)]))
-                return out or [(counts, env)]
+                return out
             case ir.Choose(var=var, source=src, body=body, orelse=orelse):
                 zone = self._zone(src, env)
                 if s.count_kind is None:
@@ -181,10 +190,12 @@ class SetupCounts:
                 counts = dict(counts)
                 have = counts.get(frm, _Form())
                 if (have - k).least(self.sizes) < 0:
+                    # the engine draws what is left: the destination's count is not followed from here on
                     self.short.add(frm[0])
+                    self.unknown.add(to[0])
                 counts[frm] = have - k
                 counts[to] = counts.get(to, _Form()) + k
-                return [(counts, env)]
+                return [(counts, self._left(env, frm))]
             case ir.Move(what=what, dest=dest):
                 to = self._zone(dest, env)
                 frm, k = self._moved(what, env, counts)
@@ -193,9 +204,9 @@ class SetupCounts:
                 counts = dict(counts)
                 counts[frm] = counts.get(frm, _Form()) - k
                 counts[to] = counts.get(to, _Form()) + k
-                return [(counts, env)]
+                return [(counts, self._left(env, frm))]
             case ir.Exchange():
-                return [(counts, env)]  # one card each way: no count changes
+                return [(self._lose(counts, s, s.b, env), env)]
             case ir.Pick(var=var, source=src, body=body):
                 # a random pick: each value the same way (the pick's card or player is not followed)
                 return self._block(body.stmts, [(counts, {**env, var: ("other",)})])
@@ -204,9 +215,25 @@ class SetupCounts:
             raise _Unknown
         return [(counts, env)]
 
+    def _left(self, env: dict, zone) -> dict:
+        """After cards left `zone`: a list or card chosen from it may no longer lie there, so it can
+        no longer be moved as a count of that zone (its size still counts: `count(out)`)."""
+        return {k: (v[0], None) + tuple(v[2:]) if v[0] in ("list", "card") and v[1] == zone else v
+                for k, v in env.items()}
+
+    def _after_moves(self, env: dict, after: dict, before: dict) -> dict:
+        for z in set(after) | set(before):
+            if _form_key(after.get(z, _Form())) != _form_key(before.get(z, _Form())):
+                env = self._left(env, z)
+        return env
+
     def _lose(self, counts: dict, s, dest, env) -> dict:
         """An uncountable move: every zone its cards can come from (where cards can go says) and its
-        destination are lost; when either cannot be told, everything is."""
+        destination are lost; when either cannot be told, everything is.  A list or card held in a
+        local may lie elsewhere than where it was chosen (moved once already): then everything is."""
+        moved = s.what if isinstance(s, ir.Move) else s.source if isinstance(s, ir.Draw) else s
+        if _holds_cards_in_a_local(moved, env):
+            raise _Unknown
         frm = self.b.flow.taken_from.get(s.span.site)
         to = self._zone(dest, env)
         to = {to[0]} if to is not None else self.b.flow.zones_of(dest, "main")
@@ -247,6 +274,9 @@ class SetupCounts:
             return _Form(c)
         match e:
             case ir.Call(func="count", args=(x,)) | ir.Agg(func="count", coll=x, where=None, value=None):
+                bound = env.get(x.name) if isinstance(x, ir.Local) else None
+                if bound and bound[0] == "list":
+                    return bound[2]  # a chosen list keeps its size wherever its cards went
                 _, k = self._moved(x, env, counts)
                 return k
         return None
@@ -274,6 +304,13 @@ def _key(counts: dict, env: dict) -> tuple:
     zones = tuple(sorted((str(z), _form_key(f)) for z, f in counts.items() if f.const or f.terms))
     bound = tuple(sorted((k, v[:2] + tuple(_form_key(x) for x in v[2:])) for k, v in env.items()))
     return zones, bound
+
+
+def _holds_cards_in_a_local(e, env: dict) -> bool:
+    """Does `e` read a local other than a player (or a variable its own filter binds)?"""
+    bound = {n.var for n in ir.walk(e) if isinstance(n, ir.Agg | ir.ListComp | ir.Ranking)}
+    return any(isinstance(n, ir.Local) and n.name not in bound and (env.get(n.name) or ("?",))[0] != "player"
+               for n in ir.walk(e))
 
 
 def _reads_locals(e) -> bool:

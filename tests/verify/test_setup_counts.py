@@ -86,3 +86,13 @@ def test_a_draw_only_before_the_last_round_counts_in_fewer_rounds():
     assert f["verdict"] == "proved"
     short, _ = deck_finding(deck_spec(11, draw_in_rounds="if round < 4 { for p in players { draw 1 from deck to p.hand } }"))
     assert short["verdict"] == "witnessed"
+
+
+def test_a_list_moved_twice_is_not_counted_twice():
+    """Exchanged cards sent on from the discard to the box never come back: the deck is not said to
+    get them back (the second move of the same list makes the reading give up, not guess)."""
+    text = deck_spec(14).replace("      move out to discard\n",
+                                 "      move out to discard\n      move out to box\n")
+    t = api.tables(api.compile_text(text, "t.soan"), 2)
+    least = SetupCounts(Bounds(t)).least_after("deck")
+    assert least is None or least <= 14 - 6 - 4

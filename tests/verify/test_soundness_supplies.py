@@ -60,6 +60,7 @@ def exchange_specs(draw) -> str:
     cards = draw(st.integers(2 * deal, 2 * deal + 2 * rounds + 3))
     back = draw(st.sampled_from(["move discard to deck", "move discard to box", ""]))
     gate = draw(st.sampled_from(["", "if round < 2 { ", "if round == 1 { "]))
+    again = draw(st.sampled_from(["", "\n      move out to box"]))  # the same list moved on: counted once
     end = " }" if gate else ""
     return f"""game "Deck" players 2..2
 score pts "points"
@@ -74,7 +75,7 @@ setup {{
   for p in players {{ draw {deal} from deck to p.hand }}
   for p in players {{
     may choose out between 1 and {deal} from p.hand by p "exchanges cards" {{
-      move out to discard
+      move out to discard{again}
       draw count(out) from deck to p.hand
     }}
   }}
