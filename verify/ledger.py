@@ -1,12 +1,12 @@
 """Tokens that lie on cards: a supply bounded by the cards that can hold its tokens.
 
-Many drafts keep a token on a card while it counts there: a roast token on a
-dish on the grill, a grade token for each grade a dish went up.  The rules
-then give the token to a player in the same breath as they raise a field of
-one of that player's cards (`give kept roast to p` beside `set m.roasts +=
-kept`), and take it back when they lower the field (`return m.roasts roast
-from p` beside `set m.roasts = 0`).  Counting how often each give can fire
-says nothing useful there; the card's field does: for every player p, at
+Many drafts keep a token on a card while it counts there: a marker on a
+building while it works, a level token for each level a card went up.  The
+rules then give the token to a player in the same breath as they raise a
+field of one of that player's cards (`give k marker to p` beside `set
+c.marks += k`), and take it back when they lower the field (`return c.marks
+marker from p` beside `set c.marks = 0`).  Counting how often each give can
+fire says nothing useful there; the card's field does: for every player p, at
 every moment,
 
     p.T  <=  sum over the cards c in p.Z of (c.f - lowest f)
