@@ -84,6 +84,17 @@ def prove_cap(bs: list[Bounds], node: ir.While, scope: str, reaches: list | None
             reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
         else:
             reasons.append(bad)
+    if _domain_test(node.test) is not None:
+        proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_domain()
+                  for k, b in enumerate(bs)]
+        bad = next((p for p in proofs if isinstance(p, str)), None)
+        if bad is None:
+            worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
+            if worst.passes <= worst.cap:
+                return worst
+            reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
+        else:
+            reasons.append(bad)
     for m_expr, kind, bound in dict.fromkeys(_candidates(node.test)):
         proofs = []
         for k, b in enumerate(bs):
@@ -100,6 +111,35 @@ def prove_cap(bs: list[Bounds], node: ir.While, scope: str, reaches: list | None
     if not reasons:
         return "its condition names no count of cards that each pass could lower or raise"
     return "; ".join(dict.fromkeys(reasons))
+
+
+def _least_cap(b: Bounds, limit: ir.Expr) -> int | None:
+    """The smallest value a loop's cap can have (the count of a list of constants is its length)."""
+    match limit:
+        case ir.Call(func="count" | "size", args=(ir.ListLit(items=items),)) | \
+                ir.Agg(func="count", coll=ir.ListLit(items=items), where=None, value=None):
+            return len(items)
+    return b.int_min(limit)
+
+
+def _domain_test(test: ir.Expr):
+    """(v, D, P, k) for a condition `any(v in D where P)` (k = 0) or `count(v in D where P) > k`, D a
+    fixed list of values (an enum, a list of constants)."""
+    match test:
+        case ir.Agg(func="any", var=v, coll=d, where=p, value=None) if p is not None:
+            k = 0
+        case ir.BinOp(op=">", left=ir.Agg(func="count", var=v, coll=d, where=p, value=None),
+                      right=ir.Int(value=k)) if p is not None:
+            pass
+        case ir.BinOp(op=">", left=ir.Call(func="count" | "size", args=(ir.ListComp(var=v, coll=d, where=p, value=None),)),
+                      right=ir.Int(value=k)) if p is not None:
+            pass
+        case _:
+            return None
+    if not all(isinstance(n, (ir.ListLit, ir.Symbol, ir.Int, ir.Bool)) for n in ir.walk(d)) or \
+            not isinstance(d, ir.ListLit):
+        return None
+    return v, d, p, k
 
 
 def _candidates(test: ir.Expr):
@@ -153,6 +193,8 @@ _MOVES_CARDS = (ir.Move, ir.Draw, ir.Exchange, ir.Do, ir.Shuffle)
 
 
 _FRAME = "\0frame"
+_ALL = ("all",)  # anything may change
+_ANY_FRAME = "\0*"  # any local of a called procedure's frame
 
 
 class _Prover:
@@ -167,6 +209,7 @@ class _Prover:
         self.chosen_src: dict = {}  # ... -> the collection it was chosen from (loop body's terms)
         self.sticky: tuple = ()  # facts that hold all through a pass (see _prove_per_player)
         self.nested = 0  # while loops inside the pass being read
+        self._normed: dict = {}
         # every statement the body can run, with the running body it lies in
         self.reach: list[tuple[ir.Stmt, str]] = []
         seen_procs: set[str] = set()
@@ -244,7 +287,7 @@ class _Prover:
             return f"the count in the condition at line {line} is not known to be of cards in some zones"
         if kind == "fill" and not _plain_zones(m_expr):
             return f"the count in the condition at line {line} is not of whole zones"
-        cap = self.b.int_min(self.node.limit)
+        cap = _least_cap(self.b, self.node.limit)
         if cap is None:
             return f"the cap at line {line} has no known least value"
         moves = list(self._moves())
@@ -365,9 +408,9 @@ class _Prover:
             flag = c.operand if isinstance(c, ir.Not) else c
             if isinstance(flag, ir.Local) and flag.name in inner.exit_flags:
                 continue
-            if not _implies((), self._to_loop(c, args)):
+            if not self._imp((), self._to_loop(c, args)):
                 return False
-        if not _implies(facts, self._to_loop(w.test, args)):
+        if not self._imp(facts, self._to_loop(w.test, args)):
             return False
         if any(isinstance(n, ir.Break) for n, _ in inner.reach):
             return False
@@ -390,7 +433,7 @@ class _Prover:
                 if isinstance(n, ir.Block):
                     yield from self._live_blocks(n, args)
                 elif isinstance(n, ir.OptionBranch):
-                    if n.when is not None and _implies((), ir.Not(self._to_loop(n.when, args))):
+                    if n.when is not None and self._imp((), ir.Not(self._to_loop(n.when, args))):
                         continue
                     yield from self._live_blocks(n.body, args)
 
@@ -417,7 +460,7 @@ class _Prover:
             return f"the loop at line {line} does not visit every player once"
         mine = ir.Attr(ir.Local(loop.var), zone)
         holds = ir.BinOp(">", ir.Call("count", (mine,)), ir.Int(0))
-        if loop.where is not None and not _implies((holds,), loop.where):
+        if loop.where is not None and not self._imp((holds,), loop.where):
             return f"the players the loop at line {line} visits may leave out one who holds cards in {zone}"
         for src, dest, st in self._moves():
             if dest is ANY or zone in dest:
@@ -427,7 +470,7 @@ class _Prover:
         most = _most_per_player(self.b, zone)
         if most is None:
             return f"one player's {zone} is not known to hold only that player's own cards"
-        cap = self.b.int_min(self.node.limit)
+        cap = _least_cap(self.b, self.node.limit)
         if cap is None:
             return f"the cap at line {line} has no known least value"
         self.m = Measure("player", mine, frozenset({zone}), 0)
@@ -437,6 +480,96 @@ class _Prover:
         return CapProof(most, cap, f"each pass visits every player, and the visit of a player who still holds "
                                    f"cards in {zone} moves one out; nothing the loop runs puts one in, and one "
                                    f"player's {zone} holds at most {most} cards")
+
+    def prove_domain(self) -> CapProof | str:
+        """`while any(v in D where P(v))`, D a fixed list of values, P(u) a count of the cards of some
+        zones that meet a filter, above a number: nothing the loop runs brings a card into those zones
+        or makes a card meet the filter (a field the filter compares with v is only ever set to none,
+        which no value of D is; nothing else it reads changes), so P(u), once false, stays false.
+        Each pass chooses a u with P(u) from [v in D where P(v)] and then runs a loop `while P(u)`
+        whose own cap is proved out of reach, which leaves P(u) false: one value fewer each pass."""
+        line = self.node.span.line
+        v, d, p, k = _domain_test(self.node.test)
+        size = len(d.items)
+        cap = _least_cap(self.b, self.node.limit)
+        if cap is None:
+            return f"the cap at line {line} has no known least value"
+        pu = _norm(_unfold(self.b.spec, p))
+        match pu:
+            case ir.BinOp(op=">", left=ir.Call(func="count", args=(coll,)), right=ir.Int()):
+                pass
+            case _:
+                return f"the condition at line {line} does not count cards for each value"
+        x, z, g = (coll.var, coll.coll, coll.where) if isinstance(coll, ir.ListComp) else (None, coll, None)
+        if v in _free_locals(z):
+            return f"the cards counted at line {line} lie in zones that depend on the value"
+        zones = self.flow.zones_of(z, self.scope)
+        if zones is ANY or not zones:
+            return f"the cards counted at line {line} are not known to lie in some zones"
+        for src, dest, st in self._moves():
+            if dest is ANY or dest & zones:
+                return f"a rule at line {st.span.line} may put cards into {_zone_word(zones)}"
+        for st, sc in self.reach:
+            if isinstance(st, ir.Exchange):
+                za, zb = self.flow.zones_of(st.a, sc), self.flow.zones_of(st.b, sc)
+                if za is ANY or zb is ANY or (za | zb) & zones:
+                    return f"an exchange at line {st.span.line} may bring cards into {_zone_word(zones)}"
+        _, changed = self._effects(self.node.body, None, ())
+        keyed = set()  # fields the filter only compares with the value: may be set to none
+        for c in ([] if g is None else _conjuncts(g)):
+            match c:
+                case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=x1), name=f), right=ir.Local(name=v1)) | \
+                        ir.BinOp(op="==", left=ir.Local(name=v1), right=ir.Attr(obj=ir.Local(name=x1), name=f)) \
+                        if x1 == x and v1 == v and f not in self.flow.zone_names:
+                    keyed.add(f)
+                    continue
+            if not self._untouched(c, changed):
+                return f"the rules the loop at line {line} runs may change what its count's filter reads"
+        tokens = {st.token for st, _ in self.reach if isinstance(st, (ir.Give, ir.Return))}
+        for f in keyed:
+            if f in tokens or f in ("facedown", "zone"):
+                return f"the rules the loop at line {line} runs may change {f}"
+            for st, _ in self.reach:
+                if isinstance(st, ir.Set) and isinstance(st.target, ir.Attr) and st.target.name == f \
+                        and not isinstance(st.value, ir.NoneLit):
+                    return f"the rule at line {st.span.line} may give a card the {f} the count at line {line} looks for"
+        if any(isinstance(n, ir.NoneLit) for n in d.items):
+            return f"the values at line {line} include none"
+        self.m = Measure("domain", _norm(_unfold(self.b.spec, ir.ListComp(v, d, p, None))), frozenset(zones), k)
+        self.m_domain = (v, p)
+        if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
+            return (f"not every pass is known to choose a value whose count at line {line} is above "
+                    f"0 and run it down to 0, or to end the loop")
+        return CapProof(max(0, size - k), cap,
+                        f"each pass chooses one of the {size} values whose count of cards is above 0 and runs a loop "
+                        f"until it is 0, and nothing the loop runs brings a card into {_zone_word(zones)} or makes "
+                        f"one count again")
+
+    def _empties_chosen(self, w: ir.While, fresh, args, calling) -> bool:
+        """Whether `w` is `while P(u)` for a value u chosen in this pass from the measure's values
+        (not chosen anew since), with no break and its own cap proved out of reach: when it ends, P(u)
+        is false."""
+        v, p = self.m_domain
+        test = _norm(_unfold(self.b.spec, self._to_loop(w.test, args)))
+        scope = "proc:" + calling[-1] if calling else self.scope
+        for card in fresh:
+            src = self.chosen_src.get(card)
+            if src is None or _norm(_unfold(self.b.spec, src)) != self.m.expr:
+                continue
+            if test != _norm(_unfold(self.b.spec, _subst(p, {v: card}))):
+                continue
+            inner = _Prover(self.b, w, scope, self.call_reach)
+            if any(isinstance(n, ir.Break) for n, _ in inner.reach):
+                return False
+            if self.nested >= 2:
+                return False
+            self.nested += 1
+            try:
+                proof = prove_cap([self.b], w, scope, [self.call_reach] if self.call_reach else None)
+            finally:
+                self.nested -= 1
+            return isinstance(proof, CapProof)
+        return False
 
     def _start_facts(self) -> tuple:
         return tuple(_conjuncts(self.node.test))
@@ -453,17 +586,117 @@ class _Prover:
         for s in stmts:
             if self._stmt(s, facts, depth, args, fresh, calling):
                 return True
-            if not isinstance(s, _KEEPS_FACTS):
-                facts = self.sticky  # a count, field, holding or local a condition reads may have changed
-                if isinstance(s, ir.Let) and isinstance(s.value, ir.Bool):  # a flag just set: known
-                    flag = self._to_loop(ir.Local(s.name), args)
-                    facts += (flag if s.value.value else ir.Not(flag),)
-            if any(isinstance(n, _MOVES_CARDS) or (isinstance(n, ir.Set) and isinstance(n.target, ir.Local))
-                   for n in ir.walk(s)) or (
-                    self.m.kind == "unset" and any(isinstance(n, ir.Set) and isinstance(n.target, ir.Attr)
-                                                   and n.target.name == self.m_field for n in ir.walk(s))):
-                fresh = frozenset()  # a chosen card may have moved, or its field changed
+            if isinstance(s, _KEEPS_FACTS):
+                continue
+            moved_from, changed = self._effects(s, args, calling)
+            # a fact stays known when the statement changes nothing it reads
+            facts = self.sticky + tuple(f for f in facts if f not in self.sticky and self._untouched(f, changed))
+            if isinstance(s, ir.Let) and isinstance(s.value, ir.Bool):  # a flag just set: known
+                flag = self._to_loop(ir.Local(s.name), args)
+                facts += (flag if s.value.value else ir.Not(flag),)
+            if self.m.kind in ("unset", "player"):
+                if any(isinstance(n, _MOVES_CARDS) or (isinstance(n, ir.Set) and isinstance(n.target, ir.Local))
+                       for n in ir.walk(s)) or (self.m.kind == "unset" and ("field", self.m_field) in changed):
+                    fresh = frozenset()  # a chosen card may have moved, or its field changed
+            else:  # a chosen card may have moved only if cards left a zone it was chosen from
+                fresh = frozenset(c for c in fresh if ("local", c.name) not in changed and _ALL not in changed
+                                  and moved_from is not ANY and not (self.chosen_from.get(c, ANY) is ANY)
+                                  and not (self.chosen_from[c] & moved_from))
         return False
+
+    def _effects(self, s, args, calling):
+        """(the zones cards may leave, what may change: ("zone", z), ("field", f), ("global", g),
+        ("local", name), ("vp",), or _ALL) when `s` runs, through every procedure it calls."""
+        flow = self.flow
+        moved: set | object = set()
+        changed: set = set()
+        scope = "proc:" + calling[-1] if calling else self.scope
+
+        def local(name, top):
+            if not top:
+                return ("local", _ANY_FRAME)  # a local of a called procedure's own frame
+            x = self._to_loop(ir.Local(name), args)
+            return ("local", x.name) if isinstance(x, ir.Local) else _ALL
+
+        todo, seen = [(s, scope, True)], set()
+        while todo:
+            root, sc, top = todo.pop()
+            for n in ir.walk(root):
+                if not isinstance(n, ir.Stmt):
+                    continue
+                match n:
+                    case ir.Move(what=a, dest=b) | ir.Draw(source=a, dest=b) | ir.Exchange(a=a, b=b):
+                        za, zb = flow.zones_of(a, sc), flow.zones_of(b, sc)
+                        if za is ANY or zb is ANY:
+                            return ANY, {_ALL}
+                        moved |= za | (zb if isinstance(n, ir.Exchange) else set())
+                        changed |= {("zone", z) for z in za | zb} | {("field", "facedown")}
+                    case ir.Shuffle(zone=z):
+                        zs = flow.zones_of(z, sc)
+                        if zs is ANY:
+                            return ANY, {_ALL}
+                        changed |= {("zone", x) for x in zs}
+                    case ir.Flip():
+                        changed.add(("field", "facedown"))
+                    case ir.Set(target=t):
+                        match t:
+                            case ir.Attr(name=f):
+                                changed.add(("field", f))
+                            case ir.GlobalVar(name=g):
+                                changed.add(("global", g))
+                            case ir.Local(name=x):
+                                changed.add(local(x, top))
+                            case _:
+                                changed.add(_ALL)
+                    case ir.Let(name=x):
+                        changed.add(local(x, top))
+                    case ir.Choose(var=x) | ir.For(var=x) | ir.Pick(var=x):
+                        if x is not None:
+                            changed.add(local(x, top))
+                    case ir.Give(token=tok) | ir.Return(token=tok):
+                        changed.add(("field", tok))
+                    case ir.Award():
+                        changed.add(("vp",))
+                    case ir.Eliminate():
+                        changed.add(("field", "eliminated"))
+                    case ir.Do(proc=proc):
+                        if proc not in seen:
+                            seen.add(proc)
+                            todo.append((self.procs[proc].body, "proc:" + proc, False))
+                    case ir.Say() | ir.Check() | ir.Look() | ir.Break() | ir.If() | ir.Phase() | ir.Repeat() | \
+                            ir.While() | ir.Win() | ir.EndGame():
+                        pass
+                    case _:
+                        changed.add(_ALL)  # a die rolled, or a statement not read here: anything may change
+        return moved, changed
+
+    def _untouched(self, fact, changed) -> bool:
+        """Whether nothing in `changed` is read by the fact (its defs unfolded)."""
+        if _ALL in changed:
+            return False
+        for n in ir.walk(_unfold(self.b.spec, fact)):
+            match n:
+                case ir.SharedZone(name=z):
+                    key = ("zone", z)
+                case ir.Attr(name=f):
+                    if f == "zone":
+                        return False
+                    key = ("zone", f) if f in self.flow.zone_names else ("field", f)
+                case ir.GlobalVar(name=g):
+                    key = ("global", g)
+                case ir.Local(name=x):
+                    if x[:1] in ("\0", "\1", "\2") and ("local", _ANY_FRAME) in changed:
+                        return False
+                    key = ("local", x)
+                case ir.Call(func="vp"):
+                    key = ("vp",)
+                case ir.Call(func=f) if f not in _PURE:
+                    return False  # a supply, what a player sees, or a def the unfolding did not reach
+                case _:
+                    continue
+            if key in changed:
+                return False
+        return True
 
     def _stmt(self, s, facts, depth, args, fresh, calling) -> bool:
         match s:
@@ -479,7 +712,7 @@ class _Prover:
                 return self._every_pass(body.stmts, facts, depth, args, fresh, calling)
             case ir.If(branches=bs, orelse=orelse):
                 for k, (t, b) in enumerate(bs):  # a branch the facts say is taken, the ones before it too
-                    if _implies(facts, self._to_loop(t, args)):
+                    if self._imp(facts, self._to_loop(t, args)):
                         return all(self._every_pass(b2.stmts, facts + (self._to_loop(t2, args),), depth, args, fresh,
                                                     calling) for t2, b2 in bs[:k + 1])
                 if orelse is None:
@@ -489,7 +722,11 @@ class _Prover:
             case ir.Repeat(count=ir.Int(value=v), body=body) if v >= 1:
                 return self._every_pass(body.stmts, facts, depth + 1, args, fresh, calling)
             case ir.While():
+                if self.m.kind == "domain" and self._empties_chosen(s, fresh, args, calling):
+                    return True
                 return self._inner_loop(s, facts, args, calling)
+            case ir.For(var=v, coll=coll, where=w, body=body):
+                return self._for(v, coll, w, body, facts, depth, args, fresh, calling)
             case ir.Choose():
                 return self._choose(s, facts, depth, args, fresh, calling)
             case ir.Do(proc=proc, args=call_args):
@@ -500,6 +737,17 @@ class _Prover:
                 reset = {n.target.name for n in ir.walk(p.body) if isinstance(n, ir.Set) and isinstance(n.target, ir.Local)}
                 inner = {name: None if name in reset else self._to_loop(a, args) for name, a in zip(p.params, call_args)}
                 inner[_FRAME] = proc  # names the procedure's own locals apart from every other body's
+                for name, a in zip(p.params, call_args):
+                    # `first(X)` of a collection known not to be empty: one card of X's zones, fixed at the call
+                    if name not in reset and isinstance(a, ir.Call) and a.func in ("first", "last") and \
+                            self._nonempty(self._to_loop(a.args[0], args), facts):
+                        zs = self._zones(a.args[0], calling)
+                        if zs is not ANY and zs:
+                            card = ir.Local(f"\2{s.span.site}:{name}")
+                            self.chosen_from[card] = zs
+                            self.chosen_src[card] = self._to_loop(a.args[0], args)
+                            inner[name] = card
+                            fresh = fresh | {card}
                 return self._every_pass(p.body.stmts, facts, depth, inner, fresh, calling + (proc,))
             case ir.Move(what=what, dest=dest):
                 return self._moves_one(what, dest, None, facts, args, fresh, calling)
@@ -526,7 +774,7 @@ class _Prover:
             if any(w is None for w in whens):
                 return True
             # no option offered would run the orelse (or nothing): the options must cover what is known
-            return _implies(facts, _disjunction([self._to_loop(w, args) for w in whens]))
+            return self._imp(facts, _disjunction([self._to_loop(w, args) for w in whens]))
         if s.var is None or s.body is None or s.count_kind is not None:
             return False
         src_zones = self._zones(s.source, calling)
@@ -551,7 +799,15 @@ class _Prover:
         zd = self._zones(dest, calling)
         if zd is ANY:
             return False
-        if count is None:  # a move: of a card chosen from known zones, not moved since
+        if count is None and isinstance(what, ir.Call) and what.func in ("first", "last", "take") \
+                and self.m.kind in ("drain", "fill"):
+            # the first card (or k >= 1 cards) of a collection known not to be empty
+            if what.func == "take" and not (isinstance(what.args[1], ir.Int) and what.args[1].value >= 1):
+                return False
+            if not self._nonempty(self._to_loop(what.args[0], args), facts):
+                return False
+            zs = self._zones(what.args[0], calling)
+        elif count is None:  # a move: of a card chosen from known zones, not moved since
             card = self._to_loop(what, args)
             if card not in fresh:
                 return False
@@ -564,7 +820,7 @@ class _Prover:
         if zs is ANY or not zs:
             return False
         m = self.m
-        if m.kind == "unset":
+        if m.kind in ("unset", "domain"):
             return False
         if m.kind == "player":
             return count is None and self.chosen_src.get(self._to_loop(what, args)) == m.expr and not (zd & m.zones)
@@ -573,24 +829,220 @@ class _Prover:
         return not (zs & m.zones) and self._to_loop(dest, args) == m.expr
 
     def _nonempty(self, coll, facts) -> bool:
-        """Whether `coll` is known to hold at least one item: the facts count it above 0."""
+        """Whether `coll` is known to hold at least one item: the facts count it above 0 (every
+        player is a collection of at least one; `best` of a filter that is not empty, with a tie
+        fallback that keeps someone, is not empty; a filter of players by `any(c in Z where ...
+        c.owner == p)` is not empty when some card of Z is, and every card that can lie in Z has an
+        owner)."""
         if coll is None:
             return False
-        return _implies(facts, ir.BinOp(">", ir.Call("count", (coll,)), ir.Int(0)))
+        c = _norm(_unfold(self.b.spec, coll))
+        if isinstance(c, ir.Ranking):
+            if c.kind == "best" and c.fallback == "none":
+                return False
+            c = _filter(c.var, c.coll, c.where)
+        c = _filter(None, c, None)
+        if isinstance(c, (ir.AllPlayers, ir.PlayersFrom)):
+            return True
+        if self._imp(facts, ir.BinOp(">", ir.Call("count", (c,)), ir.Int(0))):
+            return True
+        owned = self._owned_witness(c)
+        return owned is not None and self._imp(facts, owned)
+
+    def _owned_witness(self, c):
+        """For [p in players where count([c in Z where ... and c.owner == p]) > 0]: `count([c in Z where
+        ...]) > 0`, when every card that can lie in Z has an owner (that card's owner is then one of them)."""
+        if not (isinstance(c, ir.ListComp) and isinstance(c.coll, (ir.AllPlayers, ir.PlayersFrom)) and c.where):
+            return None
+        p = c.var
+        match c.where:
+            case ir.BinOp(op=">", left=ir.Call(func="count", args=(ir.ListComp(var=x, coll=z, where=g),)),
+                          right=ir.Int(value=0)) if g is not None:
+                pass
+            case _:
+                return None
+        mine = [k for k in _conjuncts(g) if k in (ir.BinOp("==", ir.Attr(ir.Local(x), "owner"), ir.Local(p)),
+                                                  ir.BinOp("==", ir.Local(p), ir.Attr(ir.Local(x), "owner")))]
+        rest = [k for k in _conjuncts(g) if k not in mine]
+        if not mine or p in _free_locals(z) or any(p in _free_locals(k) for k in rest):
+            return None
+        zones = self.flow.zones_of(z, self.scope)
+        if zones is ANY or not zones or any(self.b.t.owner[card] is None for zn in zones
+                                            for card in self.flow.cards_in(zn)):
+            return None
+        return ir.BinOp(">", _count_of(x, z, _and_all(rest)), ir.Int(0))
+
+    def _imp(self, facts, goal) -> bool:
+        """_implies, with every def unfolded and every count in one form."""
+        def n(e):
+            if e not in self._normed:
+                self._normed[e] = _norm(_unfold(self.b.spec, e))
+            return self._normed[e]
+        return _implies(tuple(n(f) for f in facts), n(goal))
 
     def _to_loop(self, e, args: dict | None):
-        """`e` in the loop body's terms: a procedure's locals replaced by what its call passed."""
+        """`e` in the loop body's terms: a procedure's locals replaced by what its call passed
+        (a comprehension's own variable left alone)."""
         if args is None or e is None:
             return e
+        table = {k: v for k, v in args.items() if k != _FRAME and v is not None}
+        frame = args.get(_FRAME)
+        # a local of the procedure's own: equal to nothing of another body
+        return _subst(e, table, other=lambda name: ir.Local(f"\0{frame}:{name}"))
 
-        def sub(n):
-            if isinstance(n, ir.Local):
-                v = args.get(n.name)
-                # a local of the procedure's own: equal to nothing of another body
-                return ir.Local(f"\0{args.get(_FRAME)}:{n.name}") if v is None else v
-            return ir.map_children(n, sub)
+    def _for(self, v, coll, where, body, facts, depth, args, fresh, calling) -> bool:
+        """A `for` over a collection known not to be empty runs its body at least once, for an item
+        that meets the collection's filter (a break in it ends only the `for`)."""
+        item = self._to_loop(ir.Local(v), args)
+        if not isinstance(item, ir.Local):
+            return False
+        c = self._to_loop(coll, args)
+        w = self._to_loop(where, args)
+        lc = ir.ListComp(item.name, c, w, None) if w is not None else c
+        if not self._nonempty(lc, facts):
+            return False
+        known = [] if w is None else [w]
+        u = _unfold(self.b.spec, c)
+        if isinstance(u, (ir.Ranking, ir.ListComp)) and u.where is not None and \
+                not (isinstance(u, ir.ListComp) and u.value is not None):
+            known.append(_subst(u.where, {u.var: item}))
+        return self._every_pass(body.stmts, facts + tuple(known), depth + 1, args, fresh, calling)
 
-        return sub(e)
+
+# ---- expressions read as the loop's facts: defs unfolded, counts in one form
+
+_BINDERS = (ir.ListComp, ir.Agg, ir.Ranking)
+# functions of their arguments alone (every other one reads the game: vp, supply, sees)
+_PURE = {"count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last", "take", "abs",
+         "position", "next", "distance", "player", "reverse"}
+
+
+def _free_locals(e) -> set[str]:
+    out: set[str] = set()
+
+    def go(n, bound):
+        if isinstance(n, ir.Local):
+            if n.name not in bound:
+                out.add(n.name)
+            return
+        if isinstance(n, _BINDERS):
+            go(n.coll, bound)
+            for ch in ir.children(n):
+                if ch is not n.coll:
+                    go(ch, bound | {n.var})
+            return
+        for ch in ir.children(n):
+            go(ch, bound)
+
+    go(e, frozenset())
+    return out
+
+
+def _subst(e, table: dict, other=None):
+    """`e` with each free local named in `table` replaced by its entry (and every other free local
+    by `other(name)` when given), renaming a comprehension's variable that an entry would capture."""
+    values_free = set().union(*(_free_locals(v) for v in table.values())) if table else set()
+
+    def go(n, table, bound):
+        if isinstance(n, ir.Local):
+            if n.name in bound:
+                return n
+            if n.name in table:
+                return table[n.name]
+            return other(n.name) if other is not None else n
+        if isinstance(n, _BINDERS):
+            coll = go(n.coll, table, bound)
+            var, inner = n.var, dict(table)
+            inner.pop(var, None)
+            if var in values_free:  # the entry's own local would be captured: a fresh name for the variable
+                k = 0
+                while f"{var}'{k}" in values_free:
+                    k += 1
+                inner[var] = ir.Local(f"{var}'{k}")
+                var = f"{var}'{k}"
+                new_bound = bound
+            else:
+                new_bound = bound | {var}
+            rest = ir.map_children(n, lambda ch: ch if ch is n.coll else go(ch, inner, new_bound))
+            return attrs.evolve(rest, var=var, coll=coll)
+        return ir.map_children(n, lambda ch: go(ch, table, bound))
+
+    return go(e, table, frozenset())
+
+
+def _unfold(spec: ir.Spec, e, depth: int = 8):
+    """`e` with every call of a def replaced by its body, the parameters by the arguments."""
+    defs = {d.name: d for d in spec.defs}
+
+    def go(n, depth):
+        if isinstance(n, ir.Call) and n.func in defs and depth > 0:
+            d = defs[n.func]
+            if len(d.params) == len(n.args):
+                args = [go(a, depth) for a in n.args]
+                return go(_subst(d.body, dict(zip(d.params, args))), depth - 1)
+        return ir.map_children(n, lambda ch: go(ch, depth))
+
+    return go(e, depth)
+
+
+def _and_all(parts):
+    parts = sorted(dict.fromkeys(parts), key=repr)
+    if not parts:
+        return None
+    out = parts[0]
+    for p in parts[1:]:
+        out = ir.BinOp("and", out, p)
+    return out
+
+
+def _norm(e):
+    """One form for a count and a test of emptiness: `any(x in C where W)` is `count([x in C where W]) > 0`,
+    a filter of a filter one filter, its conditions in a fixed order, an `order` (for counting) its filter."""
+    def go(n):
+        n = ir.map_children(n, go)
+        match n:
+            case ir.Agg(func="any", var=v, coll=c, where=w, value=None):
+                return ir.BinOp(">", _count_of(v, c, w), ir.Int(0))
+            case ir.Agg(func="count", var=v, coll=c, where=w, value=None):
+                return _count_of(v, c, w)
+            case ir.Call(func="count" | "size", args=(x,)):
+                return _count_of(None, x, None)
+        return n
+    return go(e)
+
+
+def _count_of(var, coll, where):
+    lc = _filter(var, coll, where)
+    return ir.Call("count", (lc,))
+
+
+def _filter(var, coll, where):
+    """[var in coll where where] in one form (None var: all of coll)."""
+    parts = [] if where is None else _conjuncts(where)
+    while True:
+        match coll:
+            case ir.ListComp(var=v2, coll=c2, where=w2, value=None):
+                pass
+            case ir.Ranking(kind="order", var=v2, coll=c2, where=w2):
+                pass
+            case _:
+                break
+        if var is None:
+            var = v2
+        else:
+            parts = [_subst(p, {var: ir.Local(v2)}) for p in parts] if var != v2 else parts
+            var = v2
+        parts += [] if w2 is None else _conjuncts(w2)
+        coll = c2
+    if not parts:
+        return coll
+    # the variable's own name does not matter: one name for every filter
+    taken = set().union(*(_free_locals(p) for p in parts)) - {var}
+    canon, k = "\4x", 0
+    while canon in taken:  # a name the conditions do not already use for another local
+        canon, k = f"\4x'{k}", k + 1
+    parts = [_subst(p, {var: ir.Local(canon)}) for p in parts]
+    return ir.ListComp(canon, coll, _and_all(parts), None)
 
 
 def _inline(spec: ir.Spec, e):
