@@ -98,6 +98,36 @@ def test_a_slot_emptied_again_in_the_loop_is_not_counted_as_filled(tmp_path):
     assert cap["verdict"] == "unknown"
 
 
+def test_a_loop_that_empties_one_plate_each_pass_never_reaches_a_cap_of_every_plate(tmp_path):
+    """Each pass picks a plate holding chips and a loop takes them all back, and nothing puts one back: at most 3 passes, cap 3."""
+    f = findings("plates.soan", 20, tmp_path)
+    outer = f["loop cap at line 30"]
+    assert outer["verdict"] == "proved"
+    assert outer["bounds"]["passes"] == 3 and outer["bounds"]["cap"] == 3
+    assert "3 values" in outer["detail"]
+
+
+def test_the_highest_bidder_taking_back_a_chip_each_pass_never_reaches_a_cap_of_every_chip(tmp_path):
+    """The best of the players with a chip on the plate is someone, and their biggest chip goes home: at most the board's 4 chips."""
+    inner = findings("plates.soan", 20, tmp_path)["loop cap at line 38"]
+    assert inner["verdict"] == "proved"
+    assert inner["bounds"]["passes"] == 4 and inner["bounds"]["cap"] == 4
+    assert "moves a card out of board" in inner["detail"]
+
+
+def test_a_plate_that_gives_back_one_chip_a_pass_is_not_counted_as_emptied(tmp_path):
+    """Four chips on red, one back each pass, cap 3: not proved, and every game reaches the cap (a witnessed problem)."""
+    cap = findings("plates_one_back.soan", 20, tmp_path)["loop cap at line 28"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_a_take_back_loop_with_a_cap_below_the_chips_on_the_plate_is_witnessed_reaching_it(tmp_path):
+    """Four chips on red and a cap of 3 on the loop that takes them back one by one: witnessed, and the loop over plates not proved."""
+    f = findings("plates_short_cap.soan", 20, tmp_path)
+    assert f["loop cap at line 36"]["verdict"] == "witnessed" and f["loop cap at line 36"]["problem"]
+    assert f["loop cap at line 28"]["verdict"] != "proved"
+
+
 # ---- soundness: random loops over cards, every game listed
 
 _CONDS = ["count(p.hand) > {c}", "count(p.hand) >= {c1}", "count(pile) < {k}", "count(p.hand) > 0 and count(deck) > 0",
@@ -112,6 +142,9 @@ _STEPS = [
     "if count(pile) > 0 {{ move first(pile) to p.hand }}",
     "award 1 to p for pts",
     'choose c from pile by p "takes back" {{ move c to deck }}',
+    "for q in players where count(q.hand) > 0 {{ move first(q.hand) to pile }}",
+    "if count(p.hand) > 0 {{ award 1 to p for pts  move take(p.hand, 1) to pile }}",
+    "for q in players {{ if count(deck) > 0 {{ draw 1 from deck to q.hand }} }}",
 ]
 
 
