@@ -784,12 +784,34 @@ class _Prover:
         body_args = None if args is None else {**args, s.var: chosen}
         self.chosen_from[chosen] = src_zones
         self.chosen_src[chosen] = self._to_loop(s.source, args)
-        if not self._every_pass(s.body.stmts, facts, depth, body_args, fresh | {chosen}, calling):
+        known = self._member_facts(self.chosen_src[chosen], chosen)
+        if s.where is not None:
+            known += _conjuncts(self._to_loop(s.where, body_args) if body_args is not None else s.where)
+        if not self._every_pass(s.body.stmts, facts + tuple(known), depth, body_args, fresh | {chosen}, calling):
             return False
         if orelse_ok:
             return True
         # the body runs only when the choice has something to choose from
         return s.where is None and self._nonempty(self._to_loop(s.source, args), facts)
+
+    def _member_facts(self, coll, item, depth: int = 0) -> list:
+        """What an item of `coll` (in the loop body's terms) is known to meet: a filter's conditions;
+        of `A + B`, what both say, and that one of them holds."""
+        if depth > 4 or coll is None:
+            return []
+        u = _unfold(self.b.spec, coll) if depth == 0 else coll
+        match u:
+            case ir.ListComp(var=v, coll=c, where=w, value=None) | ir.Ranking(var=v, coll=c, where=w):
+                own = [] if w is None else _conjuncts(_subst(w, {v: item}))
+                return own + self._member_facts(c, item, depth + 1)
+            case ir.BinOp(op="+", left=a, right=b):
+                fa, fb = self._member_facts(a, item, depth + 1), self._member_facts(b, item, depth + 1)
+                both = [f for f in fa if f in fb]
+                if fa and fb:
+                    either = ir.BinOp("or", _and_all(fa), _and_all(fb))
+                    return both + [either]
+                return both
+        return []
 
     def _zones(self, e, calling):
         return self.flow.zones_of(e, "proc:" + calling[-1] if calling else self.scope)
@@ -985,8 +1007,25 @@ def _unfold(spec: ir.Spec, e, depth: int = 8):
     return go(e, depth)
 
 
+def _alpha(e):
+    """`e` with each comprehension's variable named by how many comprehensions enclose it, so that
+    expressions equal but for those names compare equal (no free local has such a name)."""
+    def go(n, table, depth):
+        if isinstance(n, ir.Local):
+            return table.get(n.name, n)
+        if isinstance(n, _BINDERS):
+            coll = go(n.coll, table, depth)
+            new = f"\5{depth}"
+            inner = {**table, n.var: ir.Local(new)}
+            rest = ir.map_children(n, lambda ch: ch if ch is n.coll else go(ch, inner, depth + 1))
+            return attrs.evolve(rest, var=new, coll=coll)
+        return ir.map_children(n, lambda ch: go(ch, table, depth))
+
+    return go(e, {}, 0)
+
+
 def _and_all(parts):
-    parts = sorted(dict.fromkeys(parts), key=repr)
+    parts = sorted(dict.fromkeys(parts), key=lambda p: repr(_alpha(p)))
     if not parts:
         return None
     out = parts[0]
@@ -1008,7 +1047,7 @@ def _norm(e):
             case ir.Call(func="count" | "size", args=(x,)):
                 return _count_of(None, x, None)
         return n
-    return go(e)
+    return _alpha(go(e))
 
 
 def _count_of(var, coll, where):
@@ -1212,23 +1251,67 @@ def _disjunction(es: list):
 
 
 def _implies(facts, goal) -> bool:
-    """Whether the facts imply the goal, each atom (a flag, a call, a comparison) read as an
-    unknown and each count as an unknown number of 0 or more (z3)."""
+    """Whether the facts imply the goal (z3).  Arithmetic, `if`, `max`/`min`/`abs`, comparisons and
+    enum values are read as they are; a count, sum or `any` over a list of constants (an enum) is
+    read item by item; everything else (a count of cards, a field, a flag, a call) is an unknown,
+    the same one wherever the same expression appears, a count one of 0 or more."""
     atoms: dict = {}
+    codes: dict = {}
 
     def atom(e, kind):
-        key = (kind, e)
+        key = (kind, _alpha(e))
         if key not in atoms:
             atoms[key] = f"a{len(atoms)}"
-        return ("ivar" if kind == "int" else "bvar"), atoms[key]
+        return ("bvar" if kind == "bool" else "ivar"), atoms[key]
+
+    def code(name):  # each enum value (and none) a number of its own
+        return ("int", codes.setdefault(name, 1_000_000 + len(codes)))
+
+    def items(coll):
+        return coll.items if isinstance(coll, ir.ListLit) and len(coll.items) <= 64 else None
+
+    def total(parts):
+        out = ("int", 0)
+        for x in parts:
+            out = ("add", out, x)
+        return out
 
     def num(e):
         match e:
             case ir.Int(value=v):
                 return ("int", v)
+            case ir.Bool(value=v):
+                return ("int", 1 if v else 0)
+            case ir.Symbol(name=n):
+                return code(n)
+            case ir.NoneLit():
+                return code("\0none")
+            case ir.BinOp(op="+" | "-" | "*", left=a, right=b):
+                return ({"+": "add", "-": "sub", "*": "mul"}[e.op], num(a), num(b))
+            case ir.Neg(operand=a):
+                return ("neg", num(a))
+            case ir.Cond(test=t, then=a, orelse=b):
+                return ("ite", form(t), num(a), num(b))
+            case ir.Call(func="max" | "min", args=args) if len(args) >= 2:
+                out = num(args[0])
+                for x in args[1:]:
+                    y = num(x)
+                    out = ("ite", ("lt", out, y) if e.func == "max" else ("lt", y, out), y, out)
+                return out
+            case ir.Call(func="abs", args=(a,)):
+                x = num(a)
+                return ("ite", ("lt", x, ("int", 0)), ("neg", x), x)
+            case ir.Call(func="count" | "size", args=(ir.ListComp(var=v, coll=c, where=w, value=None),)) \
+                    if items(c) is not None:
+                return total(("ite", form(_subst(w, {v: x})), ("int", 1), ("int", 0)) for x in items(c))
+            case ir.Call(func="count" | "size", args=(c,)) if items(c) is not None:
+                return ("int", len(items(c)))
+            case ir.Agg(func="sum", var=v, coll=c, where=w, value=val) if val is not None and items(c) is not None:
+                return total(("ite", form(_subst(w, {v: x})) if w is not None else ("bool", True),
+                              num(_subst(val, {v: x})), ("int", 0)) for x in items(c))
             case ir.Call(func="count" | "size", args=(x,)) | ir.Agg(func="count", coll=x, where=None):
-                return atom(ir.Call("count", (x,)), "int")
-        return None
+                return atom(ir.Call("count", (x,)), "count")
+        return atom(e, "int")
 
     def form(e):
         match e:
@@ -1238,16 +1321,23 @@ def _implies(facts, goal) -> bool:
                 return ("not", form(o))
             case ir.BinOp(op="and" | "or", left=a, right=b):
                 return (e.op, form(a), form(b))
-            case ir.BinOp(op="<" | "<=" | ">" | ">=" | "==" | "!=", left=a, right=b) if num(a) and num(b):
+            case ir.BinOp(op="<" | "<=" | ">" | ">=" | "==" | "!=", left=a, right=b):
                 x, y = num(a), num(b)
                 return {"<": ("lt", x, y), "<=": ("le", x, y), ">": ("lt", y, x), ">=": ("le", y, x),
                         "==": ("eq", x, y), "!=": ("not", ("eq", x, y))}[e.op]
+            case ir.BinOp(op="has", left=c, right=x) if items(c) is not None:
+                out = ("bool", False)
+                for it in items(c):
+                    out = ("or", out, ("eq", num(it), num(x)))
+                return out
+            case ir.Cond(test=t, then=a, orelse=b):
+                return ("ite", form(t), form(a), form(b))
         return atom(e, "bool")
 
     formula = ("not", form(goal))
     for f in facts:
         formula = ("and", form(f), formula)
-    ranges = {name: (0, None) for (kind, _), name in atoms.items() if kind == "int"}
+    ranges = {name: (0, None) for (kind, _), name in atoms.items() if kind == "count"}
     status, _ = solver.satisfiable(formula, ranges)
     return status == "unsat"
 
