@@ -2,7 +2,9 @@
 whose cap is proved out of reach, the same loop with a cap that play reaches
 (witnessed, a problem), a loop that refills its own zone (never proved), a
 loop that fills a row up to three cards, a loop that fills every free slot, a bounded recursion, a `repeat` of
-an assumption's count, and a loop cap and a round cap only a directed search reaches."""
+an assumption's count, a loop cap and a round cap only a directed search reaches, a loop over plates each
+emptied by a take-back loop (and two ways it falls short), and a buying loop whose ways to pay must cover
+every affordable offer (and one where they do not)."""
 
 from __future__ import annotations
 
@@ -126,6 +128,19 @@ def test_a_take_back_loop_with_a_cap_below_the_chips_on_the_plate_is_witnessed_r
     f = findings("plates_short_cap.soan", 20, tmp_path)
     assert f["loop cap at line 36"]["verdict"] == "witnessed" and f["loop cap at line 36"]["problem"]
     assert f["loop cap at line 28"]["verdict"] != "proved"
+
+
+def test_a_buying_loop_whose_ways_to_pay_cover_every_affordable_offer_never_reaches_a_cap_of_every_offer(tmp_path):
+    """cost <= gold + 1 means paying in gold (cost <= gold) or on credit (cost == gold + 1) is offered: each pass buys, at most 3."""
+    cap = findings("pay.soan", 20, tmp_path)["loop cap at line 18"]
+    assert cap["verdict"] == "proved"
+    assert cap["bounds"]["passes"] == 3 and cap["bounds"]["cap"] == 3
+
+
+def test_a_buying_loop_that_offers_no_way_to_pay_for_one_affordable_offer_is_witnessed_reaching_its_cap(tmp_path):
+    """Credit only for two gold missing: the offer one gold too dear is chosen and stays, so play reaches the cap of 3."""
+    cap = findings("pay_uncovered.soan", 20, tmp_path)["loop cap at line 18"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
 
 
 # ---- soundness: random loops over cards, every game listed
