@@ -4,7 +4,8 @@ whose cap is proved out of reach, the same loop with a cap that play reaches
 loop that fills a row up to three cards, a loop that fills every free slot, a bounded recursion, a `repeat` of
 an assumption's count, a loop cap and a round cap only a directed search reaches, a loop over plates each
 emptied by a take-back loop (and two ways it falls short), and a buying loop whose ways to pay must cover
-every affordable offer (and one where they do not)."""
+every affordable offer (and one where they do not), and a round cap only games steered away from every
+ending reach."""
 
 from __future__ import annotations
 
@@ -263,6 +264,18 @@ def test_a_round_cap_seeded_games_miss_is_reached_by_pushing_the_rounds_played()
     out = verify(tables, 120, seed=0, only={"termination"}, max_games=40)
     game = next(f for f in out["findings"] if f["subject"] == "game")
     assert game["verdict"] == "witnessed" and game["problem"] and game["bounds"]["cap"] == 8
+
+
+def test_a_round_cap_random_play_never_nears_is_reached_by_games_steered_away_from_every_ending(tmp_path):
+    """Five ways to win at once and one to wait: seeded games end in the first rounds (too soon for the push on
+    rounds), while games whose every seat avoids ending the game wait until the cap of 30 rounds stops them."""
+    tables = api.tables(api.load(str(SPECS / "long_game.soan")), 2)
+    seeded = search(tables, 120, 0, 40)
+    assert not any(k == "round_cap" for k, _ in seeded.marks) and 2 * seeded.longest["rounds"][0] < 30
+    out = verify(tables, 120, seed=0, only={"termination"}, witness_dir=tmp_path, max_games=40)
+    game = next(f for f in out["findings"] if f["subject"] == "game")
+    assert game["verdict"] == "witnessed" and game["problem"] and game["bounds"]["cap"] == 30
+    assert Path(game["witness"]).exists()
 
 
 def test_a_pass_over_the_players_each_placing_one_of_their_own_workers_never_reaches_a_cap_of_three(tmp_path):
