@@ -84,6 +84,17 @@ def prove_cap(bs: list[Bounds], node: ir.While, scope: str, reaches: list | None
             reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
         else:
             reasons.append(bad)
+    if _latch_test(node.test) is not None:
+        proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_latch()
+                  for k, b in enumerate(bs)]
+        bad = next((p for p in proofs if isinstance(p, str)), None)
+        if bad is None:
+            worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
+            if worst.passes <= worst.cap:
+                return worst
+            reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
+        else:
+            reasons.append(bad)
     if _domain_test(node.test) is not None:
         proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_domain()
                   for k, b in enumerate(bs)]
@@ -120,6 +131,18 @@ def _least_cap(b: Bounds, limit: ir.Expr) -> int | None:
                 ir.Agg(func="count", coll=ir.ListLit(items=items), where=None, value=None):
             return len(items)
     return b.int_min(limit)
+
+
+def _latch_test(test: ir.Expr):
+    """(q, F) for a condition `any(q in players where not q.F)`, F a field of the players."""
+    match test:
+        case ir.Agg(func="any", var=q, coll=ir.AllPlayers(), where=ir.Not(operand=ir.Attr(obj=ir.Local(name=q2), name=f)),
+                    value=None) if q2 == q:
+            return q, f
+        case ir.Agg(func="any", var=q, coll=ir.AllPlayers(), where=ir.BinOp(
+                op="==", left=ir.Attr(obj=ir.Local(name=q2), name=f), right=ir.Bool(value=False)), value=None) if q2 == q:
+            return q, f
+    return None
 
 
 def _domain_test(test: ir.Expr):
@@ -481,6 +504,147 @@ class _Prover:
                                    f"cards in {zone} moves one out; nothing the loop runs puts one in, and one "
                                    f"player's {zone} holds at most {most} cards")
 
+    def prove_latch(self) -> CapProof | str:
+        """`while any(q in players where not q.F) max N { for p in players where not p.F { ... } }`:
+        nothing the loop runs sets F back to false, nor puts a card into one player's zone Z, and the
+        visit of a player whose F is false moves a card of theirs out of Z or sets their F.  So
+        count(p.Z) + (1 if not p.F) falls in every pass for a player whose F is still false after it
+        (they were visited with F false): that player held one more than the passes in Z at the start,
+        and the passes are at most one more than the cards one player's Z can hold (read from the
+        zones that trade cards with Z: see _group_most)."""
+        line = self.node.span.line
+        q, flag = _latch_test(self.node.test)
+        stmts = self.node.body.stmts
+        if len(stmts) != 1 or not isinstance(stmts[0], ir.For):
+            return f"the loop at line {line} is not one pass over the players"
+        loop = stmts[0]
+        if not (self.b._distinct_players(loop.coll) and self.b.size(loop.coll) == self.b.n):
+            return f"the loop at line {line} does not visit every player once"
+        me = ir.Local(loop.var)
+        unset = ir.Not(ir.Attr(me, flag))
+        if loop.where is not None and not self._imp((unset,), loop.where):
+            return f"the players the loop at line {line} visits may leave out one whose {flag} is not set"
+        for st, _ in self.reach:
+            if isinstance(st, ir.Set) and isinstance(st.target, ir.Attr) and st.target.name == flag and \
+                    not (st.op == "=" and st.value == ir.Bool(True)):
+                return f"the rule at line {st.span.line} may set {flag} back"
+        if _break_escapes(loop.body, self.procs):
+            return f"a break in the loop at line {line} may end a pass before it visits every player"
+        cap = _least_cap(self.b, self.node.limit)
+        if cap is None:
+            return f"the cap at line {line} has no known least value"
+        # the zones a visit can take the player's cards out of: each chosen from in the pass
+        zones = sorted({n.source.name for n, _ in self.reach if isinstance(n, ir.Choose) and
+                        isinstance(n.source, ir.Attr) and n.source.name in self.flow.zone_names})
+        reasons = []
+        for zone in zones:
+            if any(dest is ANY or zone in dest for _, dest, _ in self._moves()):
+                continue
+            most = self._group_most(zone)
+            if isinstance(most, str):
+                reasons.append(most)
+                continue
+            self.m = Measure("latch", ir.Attr(me, zone), frozenset({zone}), 0)
+            self.m_flag = flag
+            self.sticky = (unset,)
+            if not self._every_pass(loop.body.stmts, self.sticky, 1, None):
+                reasons.append(f"not every visit of a player whose {flag} is not set is known to move a card "
+                               f"of theirs out of {zone} or to set it")
+                continue
+            return CapProof(most + 1, cap,
+                            f"each pass visits every player, and the visit of a player whose {flag} is not set moves "
+                            f"a card of theirs out of {zone} or sets it; nothing the loop runs sets it back or puts "
+                            f"a card into {zone}, and one player's {zone} holds at most {most} cards")
+        return "; ".join(dict.fromkeys(reasons)) or f"no visit at line {line} takes cards out of a zone of the player's"
+
+    def _group_most(self, zone: str) -> int | str:
+        """The most cards one player's `zone` can hold: a group G of per-player zones holds it (every
+        zone that puts cards into G by a move that may take many joins G); moves inside G keep each
+        card in the same player's zones, a swap of one card for one keeps every count, and what comes
+        into G from outside is dealt by the setup, to each player once, in a bounded number (`take(X,
+        k)`, `first(X)`, `draw k`).  So one player's G holds at most what lay there at the start and
+        those deals."""
+        spec, flow, t = self.b.spec, self.flow, self.b.t
+        if self.call_reach is None:
+            return f"where cards lie at the start is not known here"
+        per_player = {z.name for z in spec.zones if z.per_player}
+        if zone not in per_player:
+            return f"{zone} is not a zone of each player's"
+        o = _Owners(spec, per_player)
+        moves = []  # (what moves, where to, its scope, the statement, the setup's player it is dealt to once)
+
+        def setup_walk(block, once, looped):
+            for st in block.stmts:
+                match st:
+                    case ir.Move(what=w, dest=d) | ir.Draw(source=w, dest=d):
+                        moves.append((w, d, "main", st, None if looped else once))
+                    case ir.Exchange(a=a, b=b_):
+                        moves.append((a, b_, "main", st, None))
+                        moves.append((b_, a, "main", st, None))
+                    case ir.For(var=v, coll=ir.AllPlayers(), where=None, body=body) if not looped and once is None:
+                        setup_walk(body, v, False)
+                    case ir.For(body=body) | ir.While(body=body) | ir.Repeat(body=body):
+                        setup_walk(body, once, True)
+                    case _:  # an if, a choice, a pick, a phase: its blocks run at most once each time
+                        for n in ir.children(st):
+                            if isinstance(n, ir.Block):
+                                setup_walk(n, once, looped)
+                            elif isinstance(n, ir.OptionBranch):
+                                setup_walk(n.body, once, looped)
+
+        for root, scope in o.roots:
+            if root is spec.setup:
+                setup_walk(root, None, False)
+                continue
+            for n in ir.walk(root):
+                match n:
+                    case ir.Move(what=w, dest=d) | ir.Draw(source=w, dest=d):
+                        moves.append((w, d, scope, n, None))
+                    case ir.Exchange(a=a, b=b_):
+                        moves.append((a, b_, scope, n, None))
+                        moves.append((b_, a, scope, n, None))
+
+        def single_swap(st):
+            return isinstance(st, ir.Exchange) and self._single_everywhere(st, st.a) and self._single_everywhere(st, st.b)
+
+        group = {zone}
+        dealt: dict = {}
+        changed = True
+        while changed:
+            changed = False
+            for w, d, sc, st, once in moves:
+                if single_swap(st):
+                    continue
+                zd, zs = flow.zones_of(d, sc), flow.zones_of(w, sc)
+                if zd is ANY:
+                    return f"a rule at line {st.span.line} may put cards anywhere"
+                if not (zd & group) or (zs is not ANY and zs <= group):
+                    continue
+                amount = _dealt(st)
+                if once is not None and amount is not None and isinstance(d, ir.Attr) and d.obj == ir.Local(once) \
+                        and d.name in group:
+                    dealt[id(st)] = amount
+                    continue
+                if zs is ANY or not zs <= per_player:
+                    return f"a rule at line {st.span.line} may put cards into {_zone_word(group)} from shared zones"
+                group |= zs
+                changed = True
+        for w, d, sc, st, once in moves:
+            if single_swap(st) or id(st) in dealt:
+                continue
+            zd, zs = flow.zones_of(d, sc), flow.zones_of(w, sc)
+            if zs is not ANY and zs <= group and zd & group:
+                if not (isinstance(d, ir.Attr) and o.owned_by(w, d.obj, sc, 0, zones_only=True)):
+                    return (f"the rule at line {st.span.line} may move cards between two players' "
+                            f"{_zone_word(group)}")
+        per: dict = {}
+        for slot in self.call_reach.slots:
+            z, owner = t.zone_slots[slot]
+            if z.name in group:
+                per[owner.i] = per.get(owner.i, 0) + 1
+        self.group = group
+        return max(per.values(), default=0) + sum(dealt.values())
+
     def prove_domain(self) -> CapProof | str:
         """`while any(v in D where P(v))`, D a fixed list of values, P(u) a count of the cards of some
         zones that meet a filter, above a number: nothing the loop runs brings a card into those zones
@@ -704,6 +868,8 @@ class _Prover:
                 return depth == 0
             case ir.Set(target=ir.Local(name=x), op="=", value=ir.Bool(value=v)) if not calling:
                 return self.exit_flags.get(x) == v
+            case ir.Set(target=ir.Attr(obj=obj, name=f), op="=", value=ir.Bool(value=True)) if self.m.kind == "latch":
+                return f == self.m_flag and self._to_loop(obj, args) == self.m.expr.obj
             case ir.Set(target=ir.Attr(obj=obj, name=f), op="=", value=value) if self.m.kind == "unset":
                 card = self._to_loop(obj, args)
                 return f == self.m_field and card in fresh and self.chosen_src.get(card) == self.m.expr \
@@ -844,7 +1010,7 @@ class _Prover:
         m = self.m
         if m.kind in ("unset", "domain"):
             return False
-        if m.kind == "player":
+        if m.kind in ("player", "latch"):
             return count is None and self.chosen_src.get(self._to_loop(what, args)) == m.expr and not (zd & m.zones)
         if m.kind == "drain":
             return zs <= m.zones and not (zd & m.zones)
@@ -937,6 +1103,10 @@ _BINDERS = (ir.ListComp, ir.Agg, ir.Ranking)
 # functions of their arguments alone (every other one reads the game: vp, supply, sees)
 _PURE = {"count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last", "take", "abs",
          "position", "next", "distance", "player", "reverse"}
+
+
+def _bound_vars(e) -> set[str]:
+    return {n.var for n in ir.walk(e) if isinstance(n, _BINDERS)}
 
 
 def _free_locals(e) -> set[str]:
@@ -1084,6 +1254,39 @@ def _filter(var, coll, where):
     return ir.ListComp(canon, coll, _and_all(parts), None)
 
 
+def _dealt(st) -> int | None:
+    """How many cards a move or draw takes at most, when a number says so."""
+    match st:
+        case ir.Draw(count=ir.Int(value=k)):
+            return k
+        case ir.Move(what=ir.Call(func="take", args=(_, ir.Int(value=k)))):
+            return k
+        case ir.Move(what=ir.Call(func="first" | "last")):
+            return 1
+    return None
+
+
+def _break_escapes(block: ir.Block, procs: dict) -> bool:
+    """Whether a break run in `block` (through the procedures it calls) may end the loop around it:
+    one not inside a loop of its own."""
+    def esc(b, seen):
+        for n in _shallow(b):
+            if isinstance(n, ir.Break):
+                return True
+            if isinstance(n, ir.Do) and n.proc not in seen and esc(procs[n.proc].body, seen | {n.proc}):
+                return True
+        return False
+    return esc(block, frozenset())
+
+
+def _shallow(node):
+    """Every node under `node` but those inside a loop (while, repeat, for) below it."""
+    for ch in ir.children(node):
+        yield ch
+        if not isinstance(ch, (ir.While, ir.Repeat, ir.For)):
+            yield from _shallow(ch)
+
+
 def _inline(spec: ir.Spec, e):
     """A call of a def with its body, the parameters replaced by the arguments (one level)."""
     if isinstance(e, ir.Call):
@@ -1159,6 +1362,7 @@ class _Owners:
     def __init__(self, spec: ir.Spec, per_player: set[str]):
         self.per_player = per_player
         self.procs = {p.name: p for p in spec.procedures}
+        self.defs = {d.name: d for d in spec.defs}
         self.roots = [(x, "main") for x in (spec.setup, spec.scoring) if x is not None]
         if spec.rounds is not None:
             self.roots.append((spec.rounds.body, "rounds"))
@@ -1202,29 +1406,37 @@ class _Owners:
                 return self.zone_owner(self._binder(x, scope), scope, depth + 1)
         return None
 
-    def owned_by(self, e, who, scope, depth) -> bool:
-        """Whether every card `e` denotes belongs to the player `who` names, both read in `scope`."""
+    def owned_by(self, e, who, scope, depth, zones_only: bool = False) -> bool:
+        """Whether every card `e` denotes belongs to the player `who` names, both read in `scope`
+        (`zones_only`: lies in that player's zones, whoever owns it)."""
         if depth > 8:
             return False
         match e:
             case ir.Attr(obj=o, name=z) if z in self.per_player:
                 return o == who  # read at the same moment
+            case ir.BinOp(op="+", left=a, right=b) if zones_only:
+                return self.owned_by(a, who, scope, depth + 1, True) and self.owned_by(b, who, scope, depth + 1, True)
+            case ir.Call(func=f, args=args) if zones_only and f in self.defs and len(self.defs[f].params) == len(args):
+                if any(_free_locals(a) & _bound_vars(self.defs[f].body) for a in args):
+                    return False
+                body = _subst(self.defs[f].body, dict(zip(self.defs[f].params, args)))
+                return self.owned_by(body, who, scope, depth + 1, True)
             case ir.ListComp(var=v, coll=c, where=w):
-                if w is not None and any(isinstance(x, ir.BinOp) and x.op == "==" and x.left == ir.Attr(ir.Local(v), "owner")
+                if not zones_only and w is not None and any(isinstance(x, ir.BinOp) and x.op == "==" and x.left == ir.Attr(ir.Local(v), "owner")
                                          and x.right == who for x in _conjuncts(w)):
                     return True
-                return self.owned_by(c, who, scope, depth + 1)
+                return self.owned_by(c, who, scope, depth + 1, zones_only)
             case ir.Call(func="take" | "first" | "last", args=(c, *_)):
-                return self.owned_by(c, who, scope, depth + 1)
+                return self.owned_by(c, who, scope, depth + 1, zones_only)
             case ir.Local(name=x):
                 if self._stable(who, scope) and self._binder(x, scope) is not None:
-                    return self.owned_by(self._binder(x, scope), who, scope, depth + 1)
+                    return self.owned_by(self._binder(x, scope), who, scope, depth + 1, zones_only)
                 # a procedure's parameter, and the player one of its parameters: so at every call
                 k = self._param(x, scope)
                 if k is not None and isinstance(who, ir.Local) and self._param(who.name, scope) is not None:
                     j = self._param(who.name, scope)
                     calls = self.calls.get(scope[5:], [])
-                    return bool(calls) and all(self.owned_by(args[k], args[j], caller, depth + 1)
+                    return bool(calls) and all(self.owned_by(args[k], args[j], caller, depth + 1, zones_only)
                                                for args, caller in calls)
         return False
 
@@ -1363,6 +1575,7 @@ class CallReach:
         self.reach: list[set[str]] | None = None
         t = flow.t
         slots = list(t.start_slot) if locations is None else list(locations)
+        self.slots = slots  # where each card lies when the rules start
         try:
             for _ in range(8):
                 self.changed = False
