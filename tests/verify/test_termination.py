@@ -4,8 +4,9 @@ whose cap is proved out of reach, the same loop with a cap that play reaches
 loop that fills a row up to three cards, a loop that fills every free slot, a bounded recursion, a `repeat` of
 an assumption's count, a loop cap and a round cap only a directed search reaches, a loop over plates each
 emptied by a take-back loop (and two ways it falls short), and a buying loop whose ways to pay must cover
-every affordable offer (and one where they do not), and a round cap only games steered away from every
-ending reach."""
+every affordable offer (and one where they do not), a round cap only games steered away from every
+ending reach, and a pass over the players until all have passed (proved from the workers the setup deals;
+witnessed with a short cap, and with workers given to the next player)."""
 
 from __future__ import annotations
 
@@ -141,6 +142,30 @@ def test_a_buying_loop_whose_ways_to_pay_cover_every_affordable_offer_never_reac
 def test_a_buying_loop_that_offers_no_way_to_pay_for_one_affordable_offer_is_witnessed_reaching_its_cap(tmp_path):
     """Credit only for two gold missing: the offer one gold too dear is chosen and stays, so play reaches the cap of 3."""
     cap = findings("pay_uncovered.soan", 20, tmp_path)["loop cap at line 18"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_a_pass_over_the_players_until_all_have_passed_never_reaches_a_cap_of_one_more_than_their_workers(tmp_path):
+    """Each player holds 2 of their 5 dice as workers (the setup deals 2, placed ones come back): each visit places
+    one or passes, so the passes are at most 3, the cap."""
+    cap = findings("passing.soan", 20, tmp_path)["loop cap at line 20"]
+    assert cap["verdict"] == "proved"
+    assert cap["bounds"]["passes"] == 3 and cap["bounds"]["cap"] == 3
+    assert "one player's workers holds at most 2 cards" in cap["detail"]
+
+
+def test_the_same_pass_with_a_cap_of_two_is_witnessed_reaching_it(tmp_path):
+    """Two workers placed and then a pass take 3 passes: a cap of 2 is reached (a witnessed problem)."""
+    cap = findings("passing_short_cap.soan", 20, tmp_path)["loop cap at line 20"]
+    assert cap["verdict"] == "witnessed" and cap["problem"]
+
+
+def test_workers_given_to_the_next_player_are_not_counted_as_the_setups_two(tmp_path):
+    """A placed worker goes to the next player's zone, so one player can start round 2 with 4: no proof, and play
+    reaches the cap of 3."""
+    unplayed = findings("passing_gift.soan", 0, tmp_path)["loop cap at line 20"]
+    assert unplayed["verdict"] == "unknown" and "between two players'" in unplayed["detail"]
+    cap = findings("passing_gift.soan", 40, tmp_path)["loop cap at line 20"]
     assert cap["verdict"] == "witnessed" and cap["problem"]
 
 
