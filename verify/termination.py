@@ -15,7 +15,16 @@ from a conjunct of COND:
   lie there), so at most M - c passes run;
 - *filling*: `count(Z) < k`, Z one shared zone.  No rule the body can run
   takes a card out of Z, and each pass puts one into Z or ends the loop:
-  at most k passes run.
+  at most k passes run;
+- *values*: `any(v in D where P(v))`, D a fixed list (an enum), P(u) a count
+  of cards.  Nothing the loop runs can make P(u) true again, and each pass
+  chooses a u with P(u) and runs an inner `while P(u)` whose cap is proved:
+  at most |D| passes;
+- *per player*: `any(q in players where count(q.Z) > 0)` or `... where not
+  q.F` (a latch), each pass visiting every player, each visit moving a card
+  of theirs out of Z (or setting F): at most what one player's Z can hold
+  (plus one for the latch), read from the player's own cards or from the
+  group of their zones Z trades cards with and what the setup deals into it.
 
 "Each pass moves a card" is read from the body's control flow, every path:
 a `choose x from L` runs its body when L is known not to be empty (a test of
@@ -23,7 +32,11 @@ L's count around it, the loop's own condition included, with nothing changed
 since), a choice of options offers at least one (z3 checks that the options'
 conditions cover what is known), `may choose ... else { break }` runs its body
 or leaves the loop, and `set done = true` for a loop whose condition says
-`not done` ends it (when the loop sets `done` to nothing else).  Procedures
+`not done` ends it (when the loop sets `done` to nothing else); a `for` over
+a collection known not to be empty runs its body at least once.  What is
+known is read with defs unfolded and counts in one form (z3 reads the
+arithmetic, and counts over an enum item by item); a fact stays known until
+a statement changes something it reads.  Procedures
 are followed with their arguments; a procedure already being followed is
 not.  Everything unsure counts as "no card moved": the answer only ever errs
 towards unknown.
