@@ -189,6 +189,15 @@ _STEPS = [
 ]
 
 
+_PASSES = [
+    'choose by p "works or passes" {{ option work when count(p.hand) > 0 {{ choose c from p.hand by p "plays" '
+    '{{ move c to pile }} }} option pass {{ set p.passed = true }} }}',
+    "if count(p.hand) == 0 {{ set p.passed = true }}",
+    'choose by p "passes or not" {{ option pass {{ set p.passed = true }} option wait {{ say "waits" }} }}',
+    "if count(pile) > 1 {{ set p.passed = true }}",
+]
+
+
 def _loop_spec(draw) -> str:
     from hypothesis import strategies as st
 
@@ -199,7 +208,15 @@ def _loop_spec(draw) -> str:
     body = [draw(st.sampled_from(_STEPS)).format() for _ in range(draw(st.integers(1, 3)))]
     cap = draw(st.integers(1, 4))
     steps = "\n      ".join(body)
-    if draw(st.booleans()):  # a pass over the players, each visit moving the visited player's cards
+    shape = draw(st.integers(0, 2))
+    if shape == 2:  # a pass over the players until all have passed, each visit maybe passing
+        steps = "\n      ".join(body + [draw(st.sampled_from(_PASSES)).format()])
+        loop = f"""  while any(p in players where not p.passed) max {cap} {{
+    for p in players where not p.passed {{
+      {steps}
+    }}
+  }}"""
+    elif shape == 1:  # a pass over the players, each visit moving the visited player's cards
         loop = f"""  while any(p in players where count(p.hand) > 0) max {cap} {{
     for p in players {{
       {steps}
@@ -220,6 +237,9 @@ cards card in deck {{ {cards} x val = 1 }}
 zone deck: shared hidden stack
 zone pile: shared public stack
 zone hand: per_player owner unordered
+player {{
+  passed: bool
+}}
 setup {{
   for p in players {{ draw {dealt} from deck to p.hand }}
 }}
