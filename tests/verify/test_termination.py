@@ -250,6 +250,98 @@ winner among p in players by vp(p) desc else draw
 """
 
 
+_INNER = [  # what a pass does with the plate it chose
+    "while count(on_spot(t)) > {c2} max {cap2} {{\n        do home(first(on_spot(t)))\n      }}",
+    "do home(first(on_spot(t)))",
+    "while count(on_spot(t)) > 0 max {cap2} {{\n        for q in best q in players where placed(q, t) by q.seat asc else stable {{"
+    " do home(first([c in on_spot(t) where c.owner == q])) }}\n      }}",
+    "while count(on_spot(t)) > 0 max {cap2} {{\n        choose c from on_spot(t) by head \"moves a chip\" "
+    "{{ set c.spot = {other} }}\n      }}",
+    "while count(on_spot(t)) > 0 max {cap2} {{\n        may choose c from on_spot(t) by head \"takes back\" "
+    "{{ do home(c) }} else {{ break }}\n      }}",
+    "while count(on_spot(t)) > 0 max {cap2} {{\n        for q in players where placed(q, t) {{ do home(first(on_spot(t))) }}\n      }}",
+]
+
+
+def _plates_spec(draw) -> str:
+    from hypothesis import strategies as st
+
+    colours = ["red", "blue", "green"][:draw(st.integers(2, 3))]
+    chips = draw(st.integers(1, 2))
+    inner = draw(st.sampled_from(_INNER)).format(c2=draw(st.integers(0, 1)), cap2=draw(st.integers(1, 4)),
+                                                 other=draw(st.sampled_from(colours + ["none"])))
+    cap = draw(st.integers(1, 3))
+    return f"""game "Plates" players 2..2
+score pts "Points"
+enum colour = {", ".join(colours)}
+component chip "Chip" {{
+  val: 1..2
+  state spot: colour = none
+}}
+cards chip per player in chips {{ {chips} x val = 1 }}
+zone chips: per_player owner unordered
+zone board: shared public unordered
+global {{
+  head: player = none
+}}
+def on_spot(t) = [c in board where c.spot == t]
+def placed(p, t) = any(c in board where c.spot == t and c.owner == p)
+setup {{
+  pick random p from players {{ set head = p }}
+}}
+rounds 1 {{
+  for p in players {{
+    for c in p.chips {{
+      choose t from colour by p "puts a chip on" {{
+        set c.spot = t
+        move c to board
+      }}
+    }}
+  }}
+  while any(t in colour where count(on_spot(t)) > 0) max {cap} {{
+    choose t from [t in colour where count(on_spot(t)) > 0] by head "settles a plate" {{
+      {inner}
+    }}
+  }}
+}}
+procedure home(c) {{
+  set c.spot = none
+  move c to c.owner.chips
+}}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_no_proved_loop_cap_is_reached_in_any_game_of_a_random_loop_over_plates():
+    """For a few dozen random loops over plates (each pass emptying a plate, taking one chip back, moving chips
+    to another plate, breaking), no game reaches a cap proved out of reach."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.composite(lambda draw: _plates_spec(draw))())
+    def run(text):
+        _check_loop_caps(text)
+
+    run()
+
+
+@pytest.mark.slow
+def test_no_proved_loop_cap_is_reached_in_any_game_of_300_random_loops_over_plates():
+    """The same for 300 random loops over plates."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.composite(lambda draw: _plates_spec(draw))())
+    def run(text):
+        _check_loop_caps(text)
+
+    run()
+
+
 def _check_loop_caps(text: str) -> None:
     from hypothesis import assume
 
