@@ -544,7 +544,7 @@ class Verifier:
     def _steer_to_round_cap(self, cap: int) -> Witness | None:
         """Games in which every seat steers away from every ending the rules have (each decision
         looks two steps ahead, among at most six moves): a game that still goes on when the cap
-        stops it is the witness.  Work is a fixed number of games."""
+        stops it is the witness.  Work is a fixed number of games (fewer once one reached it)."""
         from .search import game_goes_on
         games = 2 if self.max_games is None else (1 if self.max_games else 0)
         if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
@@ -553,7 +553,8 @@ class Verifier:
             return None
         self.progress(f"steering games away from their end, towards the round cap ({cap})")
         directed_games(self.t, game_goes_on, self.seed, games, depth=2, max_moves=6, explore=0.0, avoid=True,
-                       on_game=lambda rec: observe(self.s, rec, self.t))
+                       on_game=lambda rec: observe(self.s, rec, self.t),
+                       until=lambda: self._round_cap_witness() is not None)
         return self._round_cap_witness()
 
     def _loop_caps(self) -> list[Finding]:

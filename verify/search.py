@@ -457,7 +457,8 @@ __all__ = ["search", "confirm", "account_around", "Witness", "SearchResult", "CH
 
 def directed_games(tables: Tables, objective: Callable[[State], float], seed: int, games: int,
                    depth: int = 6, explore: float = 0.15, max_moves: int = 24,
-                   on_game: Callable[[GameRecord], None] | None = None, avoid: bool = False) -> list[GameRecord]:
+                   on_game: Callable[[GameRecord], None] | None = None, avoid: bool = False,
+                   until: Callable[[], bool] | None = None) -> list[GameRecord]:
     """Games in which every seat works together towards a higher `objective(state)`
     (tokens out of a supply, cards out of a pile, one seat's score): at each
     decision every move (at most `max_moves`, drawn evenly) is tried on a copy and
@@ -468,9 +469,12 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
     games starts near it.  Work is fixed (games x moves x depth), never timed;
     chance is drawn as in any game, so each record is a real, replayable game.
     `avoid`: a path counts by the lowest objective on it, not the highest (to steer
-    away from what the objective marks low, such as the game ending)."""
+    away from what the objective marks low, such as the game ending); `until`: no
+    more games once it says so (asked after each game)."""
     out = []
     for g in range(games):
+        if until is not None and until():
+            break
         rng = random.Random(f"soan/{seed}/directed/{g}")
 
         def peak(s: State, luck: int) -> float:
