@@ -573,7 +573,7 @@ class _Prover:
     def _group_most(self, zone: str) -> int | str:
         """The most cards one player's `zone` can hold: a group G of per-player zones holds it (every
         zone that puts cards into G by a move that may take many joins G); moves inside G keep each
-        card in the same player's zones, a swap of one card for one keeps every count, and what comes
+        card in the same player's zones, an exchange of one card for one keeps every count, and what comes
         into G from outside is dealt by the setup, to each player once, in a bounded number (`take(X,
         k)`, `first(X)`, `draw k`).  So one player's G holds at most what lay there at the start and
         those deals."""
@@ -617,7 +617,7 @@ class _Prover:
                         moves.append((a, b_, scope, n, None))
                         moves.append((b_, a, scope, n, None))
 
-        def single_swap(st):
+        def one_for_one(st):
             return isinstance(st, ir.Exchange) and self._single_everywhere(st, st.a) and self._single_everywhere(st, st.b)
 
         group = {zone}
@@ -626,7 +626,7 @@ class _Prover:
         while changed:
             changed = False
             for w, d, sc, st, once in moves:
-                if single_swap(st):
+                if one_for_one(st):
                     continue
                 zd, zs = flow.zones_of(d, sc), flow.zones_of(w, sc)
                 if zd is ANY:
@@ -643,7 +643,7 @@ class _Prover:
                 group |= zs
                 changed = True
         for w, d, sc, st, once in moves:
-            if single_swap(st) or id(st) in dealt:
+            if one_for_one(st) or id(st) in dealt:
                 continue
             zd, zs = flow.zones_of(d, sc), flow.zones_of(w, sc)
             if zs is not ANY and zs <= group and zd & group:
