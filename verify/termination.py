@@ -86,31 +86,16 @@ def prove_cap(bs: list[Bounds], node: ir.While, scope: str, reaches: list | None
     """A proof that the loop's cap is never reached, in every branch of the setup, or why not.
     `reaches`: a CallReach for each of `bs` (None: flow's answer alone)."""
     reasons = []
+    # measures read from the condition's whole form, each tried in every branch of the setup
+    whole = []
     if isinstance(node.test, ir.Agg) and node.test.func == "any":
-        proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_per_player()
-                  for k, b in enumerate(bs)]
-        bad = next((p for p in proofs if isinstance(p, str)), None)
-        if bad is None:
-            worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
-            if worst.passes <= worst.cap:
-                return worst
-            reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
-        else:
-            reasons.append(bad)
+        whole.append(_Prover.prove_per_player)
     if _latch_test(node.test) is not None:
-        proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_latch()
-                  for k, b in enumerate(bs)]
-        bad = next((p for p in proofs if isinstance(p, str)), None)
-        if bad is None:
-            worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
-            if worst.passes <= worst.cap:
-                return worst
-            reasons.append(f"{worst.why}: up to {worst.passes} passes, and the cap is {worst.cap}")
-        else:
-            reasons.append(bad)
+        whole.append(_Prover.prove_latch)
     if _domain_test(node.test) is not None:
-        proofs = [_Prover(b, node, scope, reaches[k] if reaches else None).prove_domain()
-                  for k, b in enumerate(bs)]
+        whole.append(_Prover.prove_domain)
+    for how in whole:
+        proofs = [how(_Prover(b, node, scope, reaches[k] if reaches else None)) for k, b in enumerate(bs)]
         bad = next((p for p in proofs if isinstance(p, str)), None)
         if bad is None:
             worst = max(proofs, key=lambda p: (p.passes - p.cap, p.passes))
