@@ -395,6 +395,8 @@ class Verifier:
             # push games towards playing every round the cap allows, when one already went half-way there
             self._push(f"the round cap ({cap})", rounds_played, goal=cap + 1, start=longest[1].record, share=4)
             w = self._round_cap_witness()
+        if w is None and cap is not None:
+            w = self._steer_to_round_cap(cap)
         if w is not None:
             path, moves = self._witness(w, "round-cap")
             return [Finding("termination", "game", "witnessed", "a game can go on without end",
@@ -408,6 +410,22 @@ class Verifier:
 
     def _round_cap_witness(self) -> Witness | None:
         return next((w for (k, _), w in self.s.marks.items() if k == "round_cap"), None)
+
+    def _steer_to_round_cap(self, cap: int) -> Witness | None:
+        """Games in which every seat steers away from every ending the rules have (each decision
+        looks two steps ahead, among at most six moves): a game that still goes on when the cap
+        stops it is the witness.  Work is a fixed number of games (fewer once one reached it)."""
+        from .search import game_goes_on
+        games = 2 if self.max_games is None else (1 if self.max_games else 0)
+        if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
+            games, self.s.cut_short = 0, True
+        if not games:
+            return None
+        self.progress(f"steering games away from their end, towards the round cap ({cap})")
+        directed_games(self.t, game_goes_on, self.seed, games, depth=2, max_moves=6, explore=0.0, avoid=True,
+                       on_game=lambda rec: observe(self.s, rec, self.t),
+                       until=lambda: self._round_cap_witness() is not None)
+        return self._round_cap_witness()
 
     def _loop_caps(self) -> list[Finding]:
         """A `while ... max N` cap is an assumption that ends play the rules did not end:

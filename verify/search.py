@@ -416,6 +416,15 @@ def rounds_played(rec: GameRecord):
     return (rec.result.get("rounds", 0) + int(capped), sum(1 for step in rec.log["steps"] if "move" in step))
 
 
+def game_goes_on(st: State) -> float:
+    """A state's value when steering a game away from every way it can end (see directed_games'
+    `avoid`): the rounds played; once the game is over (but for its round cap stopping it), far
+    below anything, the less so the later it ended."""
+    if st.is_terminal() and not any(k == "round_cap" for k, _ in st.first_marks):
+        return -1e9 + st.steps
+    return st.round
+
+
 def confirm(tables: Tables, w: Witness) -> bool:
     """Re-run a witness in the real interpreter: the same course and result."""
     try:
@@ -453,7 +462,8 @@ __all__ = ["search", "confirm", "account_around", "Witness", "SearchResult", "CH
 
 def directed_games(tables: Tables, objective: Callable[[State], float], seed: int, games: int,
                    depth: int = 6, explore: float = 0.15, max_moves: int = 24,
-                   on_game: Callable[[GameRecord], None] | None = None, first: int = 0) -> list[GameRecord]:
+                   on_game: Callable[[GameRecord], None] | None = None, avoid: bool = False,
+                   until: Callable[[], bool] | None = None, first: int = 0) -> list[GameRecord]:
     """Games in which every seat works together towards a higher `objective(state)`
     (tokens out of a supply, cards out of a pile, one seat's score): at each
     decision every move (at most `max_moves`, drawn evenly) is tried on a copy and
@@ -462,9 +472,14 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
     (`explore`) a random move instead, so the games differ.  A random walk
     seldom finds the corner a shortage or a top score needs; a climb from these
     games starts near it.  Work is fixed (games x moves x depth), never timed;
-    chance is drawn as in any game, so each record is a real, replayable game."""
+    chance is drawn as in any game, so each record is a real, replayable game.
+    `avoid`: a path counts by the lowest objective on it, not the highest (to steer
+    away from what the objective marks low, such as the game ending); `until`: no
+    more games once it says so (asked after each game)."""
     out = []
     for g in range(first, first + games):  # game g is the same game whichever call plays it
+        if until is not None and until():
+            break
         rng = random.Random(f"soan/{seed}/directed/{g}")
 
         def peak(s: State, luck: int) -> float:
@@ -477,7 +492,7 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
                     s.apply_chance(s.sample_chance(r))
                 else:
                     s.apply(r.randrange(len(s.legal_moves())))
-                best = max(best, objective(s))
+                best = min(best, objective(s)) if avoid else max(best, objective(s))
             return best
 
         def choose(st: State, p: int, moves: list) -> int:
