@@ -474,7 +474,7 @@ class RuleCompiler:
         orelse = self.block(s.orelse, sim) if s.orelse else None
         prompt = s.prompt
 
-        def decide(st, f, p, moves, var, body, bodies):
+        def decide(st, f, p, moves, var, body, bodies, in_order=False):
             env = f.env
             if not moves:
                 st.mark("no_choice", site)
@@ -483,7 +483,8 @@ class RuleCompiler:
                 return
             if pass_if is not None and pass_if(st, env):
                 moves.append(Move("pass", PASS, (9, "pass")))
-            if bodies is None:
+                in_order = False
+            if bodies is None and not in_order:
                 moves.sort(key=_SORT_KEY)
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
 
@@ -514,7 +515,8 @@ class RuleCompiler:
                 lo = 0 if lo_f is None else lo_f(st, env)
                 hi = hi_f(st, env)
                 moves = subset_moves(classes, lo, hi, span)
-            decide(st, f, p, moves, var, body, None)
+            # selections come sorted by their keys, each its own (_selections): a sort would leave them be
+            decide(st, f, p, moves, var, body, None, kind is not None)
 
         return op
 
@@ -861,40 +863,47 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     chooser is named only by where it lies, never by what it is.
     [(label, sort key, members)]."""
     classes: dict = {}  # label -> (label, key, members), in the order first met
-    loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
-    kind_states, kinds, card_labels = st.t.kind_states, st.t.kind, st.t.card_labels
-    cs, defaults = st.cs, st.t.state_default
-    zones = {loc[x.id] for x in items if type(x) is CardRef}
-    several_zones = len(zones) > 1
+    t = st.t
+    loc, known, facedown, sees = st.loc, st.known, st.facedown, t.slot_sees
+    card_states, card_labels, zone_label = t.card_states, t.card_labels, t.zone_label
+    cs, defaults = st.cs, t.state_default
+    several_zones = len({loc[x.id] for x in items if type(x) is CardRef}) > 1
     bit = 1 << chooser
+    get = classes.get
     for x in items:
         if type(x) is CardRef:
             cid = x.id
+            slot = loc[cid]
             # State.viewers, inline
-            if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
+            if (known[cid] if facedown[cid] else sees[slot] | known[cid]) & bit:
                 # State.card_text, which only adds to the label a state off its default or face down
                 label = card_labels[cid]
                 if facedown[cid]:
                     label = st.card_text(cid)
                 else:
-                    for name in kind_states[kinds[cid]]:
+                    for name in card_states[cid]:
                         if cs[name][cid] != defaults[name][cid]:
                             label = st.card_text(cid)
                             break
                 if several_zones:
-                    label += f" in {st.t.zone_label(loc[cid])}"
+                    label += f" in {zone_label(slot)}"
             else:
-                label = f"hidden card {st.zones[loc[cid]].index(cid) + 1} in {st.t.zone_label(loc[cid])}"
-            key = (0, label)
-        elif type(x) is PlayerRef:
+                label = f"hidden card {st.zones[slot].index(cid) + 1} in {zone_label(slot)}"
+            c = get(label)
+            if c is None:
+                classes[label] = (label, (0, label), [x])  # the key made only for a new class
+            else:
+                c[2].append(x)
+            continue
+        if type(x) is PlayerRef:
             label, key = fmt(x), (4, x.i)
         elif isinstance(x, bool):
             label, key = fmt(x), (3, int(x))
         elif isinstance(x, int):
             label, key = fmt(x), (1, x)
         else:
-            label, key = fmt(x), (2, st.t.symbol_rank(x))
-        c = classes.get(label)
+            label, key = fmt(x), (2, t.symbol_rank(x))
+        c = get(label)
         if c is None:
             c = classes[label] = (label, key, [])
         c[2].append(x)

@@ -201,6 +201,7 @@ class Tables:
                 col.append(None if f is None else (consts(f.default) if f.default is not None else _domain_default(f.domain)))
             self.state_default[name] = col
         self.kind_states = {c.name: tuple(f.name for f in c.fields if f.is_state) for c in spec.components}
+        self.card_states = tuple(self.kind_states[k] for k in self.kind)  # a card's state names, by card id
         self.static_fields = {c.name: tuple(f.name for f in c.fields if not f.is_state
                                             and not (isinstance(f.domain, ir.IntDomain) and f.domain.lo == f.domain.hi))
                               for c in spec.components}

@@ -461,12 +461,15 @@ class State:
         z = self.t.zone_slots[dest][0]
         if at_top is None:
             at_top = z.order == "stack"
+        zones, loc, known, facedown, sees = self.zones, self.loc, self.known, self.facedown, self.t.slot_sees
+        down = face == "facedown"
         for cid in cids:
-            seen = self.viewers(cid)
-            self.zones[self.loc[cid]].remove(cid)
-            self.known[cid] |= seen
-            self.facedown[cid] = face == "facedown"
-            self.loc[cid] = dest
+            slot = loc[cid]
+            if not facedown[cid]:  # who saw it (State.viewers, inline) keeps knowing it
+                known[cid] |= sees[slot]
+            zones[slot].remove(cid)
+            facedown[cid] = down
+            loc[cid] = dest
         target = self.zones[dest]
         if at_top:
             target[0:0] = cids
