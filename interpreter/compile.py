@@ -347,23 +347,44 @@ class RuleCompiler:
                     st.gv[name] = v
             case ir.Attr(obj=obj, name=name) if opname == "=":
                 objf = self.x(obj)
+                pv_range, cs_ranges = self._int_ranges(name)
 
                 def op(st, f):  # a plain `=` never reads the old value: no combine() per set
                     o = objf(st, f.env)
                     if type(o) is PlayerRef:
-                        st.set_player_var(name, o.i, value(st, f.env), span)
+                        v = value(st, f.env)
+                        # a whole number inside the variable's declared range is stored at once; anything
+                        # else goes through set_player_var, which checks it (and raises the located error)
+                        if pv_range is not None and type(v) is int and pv_range[0] <= v <= pv_range[1]:
+                            st.pv[name][o.i] = v
+                        else:
+                            st.set_player_var(name, o.i, v, span)
                     elif type(o) is CardRef:
-                        st.set_card_state(o.id, name, value(st, f.env), span)
+                        v = value(st, f.env)
+                        r = cs_ranges[o.id]
+                        if r is not None and type(v) is int and r[0] <= v <= r[1]:
+                            st.cs[name][o.id] = v
+                        else:
+                            st.set_card_state(o.id, name, v, span)
                     else:
                         raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
             case ir.Attr(obj=obj, name=name):
                 objf = self.x(obj)
+                pv_range, cs_ranges = self._int_ranges(name)
+                sign = 1 if opname == "+=" else -1
 
                 def op(st, f):
                     o = objf(st, f.env)
                     if type(o) is PlayerRef:
                         old = st.pv[name][o.i] if name in st.pv else None
-                        st.set_player_var(name, o.i, combine(old, value(st, f.env)), span)
+                        new = value(st, f.env)
+                        # numbers into a number variable's range: combine() and set_player_var, inline
+                        if pv_range is not None and type(old) is int and type(new) is int:
+                            v = old + sign * new
+                            if pv_range[0] <= v <= pv_range[1]:
+                                st.pv[name][o.i] = v
+                                return
+                        st.set_player_var(name, o.i, combine(old, new), span)
                     elif type(o) is CardRef:
                         old = st.cs[name][o.id] if name in st.cs else None
                         st.set_card_state(o.id, name, combine(old, value(st, f.env)), span)
@@ -372,6 +393,18 @@ class RuleCompiler:
             case _:
                 raise SpecRuntimeError("this cannot be set", span)
         return op
+
+    def _int_ranges(self, name: str):
+        """(lo, hi) of player variable `name` if it is a number variable (else None), and for each card id
+        (lo, hi) of its state `name` if it is a number state (else None): the sets that need no other check."""
+        t = self.t
+        var = t.player_vars.get(name)
+        pv_range = (var.domain.lo, var.domain.hi) if var is not None and type(var.domain) is ir.IntDomain else None
+        cs_ranges = []
+        for k in t.kind:
+            d = t.state_domain.get((k, name))
+            cs_ranges.append((d.lo, d.hi) if type(d) is ir.IntDomain else None)
+        return pv_range, tuple(cs_ranges)
 
     def s_Move(self, s, sim):
         what, dest, span, at_top, face = self.x(s.what), self.x(s.dest), s.span, s.at_top, s.face
