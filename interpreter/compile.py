@@ -176,9 +176,25 @@ class RuleCompiler:
     def block(self, b: ir.Block | None, sim: bool = False) -> tuple:
         if b is None:
             return ()
-        if self.fuse and len(b.stmts) > 1 and all(self.runs_through(s) for s in b.stmts):
-            return (self.fused_block(b.stmts, sim),)
-        return tuple(self.stmt(s, sim) for s in b.stmts)
+        if not self.fuse:
+            return tuple(self.stmt(s, sim) for s in b.stmts)
+        # Consecutive statements that never stop run as one op, also in a block that stops elsewhere
+        # (a choice between them): a state is only copied at a decision or chance event, so never
+        # between the statements of such a run, and each frame's ops are made once, the same way for
+        # every state, so a frame's position means the same op in any copy.
+        ops: list = []
+        run: list = []
+        for s in b.stmts:
+            if self.runs_through(s):
+                run.append(s)
+                continue
+            if run:
+                ops.append(self.fused_block(run, sim) if len(run) > 1 else self.stmt(run[0], sim))
+                run = []
+            ops.append(self.stmt(s, sim))
+        if run:
+            ops.append(self.fused_block(run, sim) if len(run) > 1 else self.stmt(run[0], sim))
+        return tuple(ops)
 
     def stmt(self, s: ir.Stmt, sim: bool):
         if self.fuse and isinstance(s, _FUSED_COMPOUNDS) and self.runs_through(s):
