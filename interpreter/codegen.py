@@ -174,6 +174,7 @@ class ExprCodegen:
         self._ids: set[str] = set()  # comprehension variables that hold card ids, not cards (_zone_ids)
         self._columns: dict[str, str] = {}
         self._no_fast = False  # generating the general branch of a zone fast path
+        self._recursive: set[str] | None = None  # defs that can call themselves (_recursive_defs)
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -513,6 +514,33 @@ class ExprCodegen:
             return f"{e.func}({seq})"
         return f"_AGGS[{e.func!r}]({seq}, {self._const(e.span, 'span')})"
 
+    def _recursive_defs(self) -> set[str]:
+        """The defs that can call themselves, directly or through other defs."""
+        if self._recursive is None:
+            defs = self.rules.defs_ir
+            calls: dict[str, set[str]] = {}
+            for name, d in defs.items():
+                found, todo = set(), [d.body]
+                while todo:
+                    n = todo.pop()
+                    if isinstance(n, ir.Call) and n.func in defs:
+                        found.add(n.func)
+                    todo.extend(ir.children(n))
+                calls[name] = found
+            recursive = set()
+            for name in defs:
+                seen, todo = set(), list(calls[name])
+                while todo:
+                    c = todo.pop()
+                    if c == name:
+                        recursive.add(name)
+                        break
+                    if c not in seen:
+                        seen.add(c)
+                        todo.extend(calls[c])
+            self._recursive = recursive
+        return self._recursive
+
     def g_Call(self, e, scope):
         if e.func in self.rules.defs_ir:
             d = self.rules.defs_ir[e.func]
@@ -521,6 +549,10 @@ class ExprCodegen:
                 self._defs_started.add(e.func)
                 self.ns[fname] = self.rules.def_fn(e.func)
             args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
+            if e.func not in self._recursive_defs():
+                # a def that can never reach itself is called at once: a chain of calls too deep to follow
+                # runs through a def that calls itself, whose call_def names it
+                return f"{fname}(st, {{{args}}})"
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
             return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
         if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
