@@ -140,7 +140,9 @@ class Streams:
         whenever it is made)."""
         d = st.pending
         purpose = f"bot/{player}/r{st.round}/{d.prompt or d.var or 'chooses'}"
-        return self._base(purpose, self._next(purpose))
+        k = self.counts.get(purpose, 0) + 1  # _next and _base, inline: one name per decision of every game
+        self.counts[purpose] = k
+        return f"soan/{self.seed}/{purpose}/{k}"
 
 
 def keyed_choice(base: str, labels: list[str]) -> int:
