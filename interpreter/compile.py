@@ -1000,22 +1000,26 @@ class _Selection(Move):
 
 
 _LABELLED: dict = {}
-_LABELLED_MAX = 512  # entries kept; only choices of at most _LABELLED_SMALL selections are kept
-_LABELLED_SMALL = 500
+_LABELLED_MAX = 100_000  # selections kept in all (a few kilobytes per hand): then the store starts again
+_LABELLED_SMALL = 500  # only choices of at most this many selections are kept
+_labelled_kept = 0
 
 
 def _labelled(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
     """(move label, (class, how many) taken, sort key) for every selection of _selections, labelled
     with the classes' labels.  Hands of the same cards recur all game long and from game to game, so
-    small choices are kept (the memory bounded: at most _LABELLED_MAX of at most _LABELLED_SMALL)."""
+    small choices are kept (the memory bounded: at most _LABELLED_MAX selections in all)."""
+    global _labelled_kept
     key = (labels, sizes, lo, hi)
     out = _LABELLED.get(key)
     if out is None:
         out = _label_selections(labels, sizes, lo, hi)
         if len(out) <= _LABELLED_SMALL:
-            if len(_LABELLED) >= _LABELLED_MAX:
+            if _labelled_kept + len(out) > _LABELLED_MAX:
                 _LABELLED.clear()
+                _labelled_kept = 0
             _LABELLED[key] = out
+            _labelled_kept += len(out)
     return out
 
 
