@@ -588,11 +588,34 @@ class ExprCodegen:
             return test if op == "==" else f"(not {test})"
         if op == "has":
             return f"({b} in as_list(st, {a}))"
+        if op in ("+", "-", "*", "<", "<=", ">", ">=") and self._static_int(e.left) and self._static_int(e.right):
+            # two whole numbers whatever the state: what _add, _sub, _mul and the comparisons do with
+            # two numbers, without the call and its checks
+            return f"({a} {op} {b})"
         if op == "+":
             return f"_add(st, {a}, {b}, {self._const(e.span, 'span')})"
         if op in self._COMPARE:
             return f"{self._COMPARE[op]}(st, {a}, {b}, {self._const(e.span, 'span')})"
         return f"{self._ARITH[op]}({a}, {b}, {self._const(e.span, 'span')})"
+
+    def _static_int(self, e, calling: frozenset = frozenset()) -> bool:
+        """`e` is a whole number (never true/false or none) whenever it has a value: a number, a count or
+        size, a def whose body is one, or +, -, * or a choice of two such."""
+        if isinstance(e, ir.Int):
+            return type(e.value) is int
+        if isinstance(e, ir.Agg):
+            return e.func in ("count", "size")
+        if isinstance(e, ir.Call):
+            if e.func in self.rules.defs_ir:
+                if e.func in calling:
+                    return False
+                return self._static_int(self.rules.defs_ir[e.func].body, calling | {e.func})
+            return e.func in ("count", "size") and len(e.args) == 1
+        if isinstance(e, ir.BinOp):
+            return e.op in ("+", "-", "*") and self._static_int(e.left, calling) and self._static_int(e.right, calling)
+        if isinstance(e, ir.Cond):
+            return self._static_int(e.then, calling) and self._static_int(e.orelse, calling)
+        return False
 
     def _plain(self, e) -> bool:
         """A name or string literal, or a card field that only ever holds names (or none): `==` with it
