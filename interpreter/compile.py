@@ -685,14 +685,16 @@ class RuleCompiler:
             v = amount(st, f.env)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise SpecRuntimeError(f"an award must be a number, got {fmt(v)}", span)
-            for p in as_list(st, player(st, f.env)):
+            who = player(st, f.env)
+            col = st.vp[item]
+            for p in ((who,) if type(who) is PlayerRef else as_list(st, who)):  # one player: no as_list
                 i = player_index(p, span)
-                new = st.vp[item][i] + v
+                new = col[i] + v
                 if domain is not None and not int_fits(domain, new):
                     st.t.check_domain(domain, new, f"P{i + 1}'s {item} score", span)
-                st.vp[item][i] = new
-                if v:
-                    st.event("award", i, item, v)
+                col[i] = new
+                if v and st.narrate:  # State.event, inline
+                    st.events.append(("award", i, item, v))
 
         return op
 
