@@ -42,6 +42,35 @@ def _count_pass(st, loop) -> None:
         raise _over_budget(loop)
 
 
+def _sequence(runs: tuple):
+    """One op(st, f) running `runs` in order; two or three without a loop (most fused blocks are short)."""
+    if len(runs) == 1:
+        return runs[0]
+    if len(runs) == 2:
+        a, b = runs
+
+        def seq2(st, f):
+            a(st, f)
+            b(st, f)
+
+        return seq2
+    if len(runs) == 3:
+        a, b, c = runs
+
+        def seq3(st, f):
+            a(st, f)
+            b(st, f)
+            c(st, f)
+
+        return seq3
+
+    def seq(st, f):
+        for r in runs:
+            r(st, f)
+
+    return seq
+
+
 def _begin_ending(st, f):
     st.ending = True
 
@@ -236,13 +265,7 @@ class RuleCompiler:
         return b is None or all(self.runs_through(s, calling) for s in b.stmts)
 
     def fused_block(self, stmts, sim):
-        runs = tuple(self.fused(s, sim) for s in stmts)
-
-        def op(st, f):
-            for r in runs:
-                r(st, f)
-
-        return op
+        return _sequence(tuple(self.fused(s, sim) for s in stmts))
 
     def fused(self, s: ir.Stmt, sim: bool):
         """An op(st, f) that carries out `s` to its end at once (see runs_through)."""
@@ -252,19 +275,19 @@ class RuleCompiler:
         def body_of(b):
             if b is None:
                 return None
-            runs = tuple(self.fused(x, sim) for x in b.stmts)
-            if len(runs) == 1:
-                return runs[0]
-
-            def seq(st, f):
-                for r in runs:
-                    r(st, f)
-
-            return seq
+            return _sequence(tuple(self.fused(x, sim) for x in b.stmts))
 
         if isinstance(s, ir.If):
             branches = tuple((self.x(t), body_of(b)) for t, b in s.branches)
             orelse = body_of(s.orelse)
+            if len(branches) == 1 and orelse is None:  # `if` alone, the commonest: no loop over branches
+                test1, body1 = branches[0]
+
+                def op(st, f):
+                    if test1(st, f.env) and body1 is not None:
+                        body1(st, f)
+
+                return op
 
             def op(st, f):
                 for test, body in branches:
@@ -285,8 +308,10 @@ class RuleCompiler:
                 env = f.env
                 items, _ = items_of(st, env)
                 for k, x in enumerate(items):
-                    if k:
-                        _count_pass(st, where)
+                    if k:  # _count_pass, inline
+                        st.passes += 1
+                        if st.passes > MAX_LOOP_PASSES:
+                            raise _over_budget(where)
                     env[var] = x
                     if body is not None:
                         body(st, f)
@@ -322,7 +347,8 @@ class RuleCompiler:
             body = body_of(self.procs_ir[name].body)
 
             def op(st, f):
-                env = {p: a(st, f.env) for p, a in zip(params, args)}
+                outer = f.env
+                env = {p: a(st, outer) for p, a in zip(params, args)}
                 if body is not None:
                     body(st, Frame((), env))
 
