@@ -11,17 +11,18 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, int_fits, rank_groups
+from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, _cmp_key, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .state import PASS, Chance, Decision, Frame, Move, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
+_CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
 MAX_SUBSETS = 20000
 MAX_DEPTH = 2000
 
@@ -452,8 +453,10 @@ class RuleCompiler:
         what, dest, span, at_top, face = self.x(s.what), self.x(s.dest), s.span, s.at_top, s.face
 
         def op(st, f):
-            cids = st.cards_of(what(st, f.env), span)
-            st.move_cards(cids, st.zone_of(dest(st, f.env), span), at_top, face, span)
+            w = what(st, f.env)
+            cids = [w.id] if type(w) is CardRef else st.cards_of(w, span)  # one card: no as_list
+            d = dest(st, f.env)
+            st.move_cards(cids, d.slot if type(d) is ZoneRef else st.zone_of(d, span), at_top, face, span)
 
         return op
 
@@ -992,7 +995,7 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
     ordered by (how many, then more of the earlier classes first)."""
     if not isinstance(lo, int) or not isinstance(hi, int):
         raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
-    classes = sorted(classes, key=lambda c: c[1])
+    classes = sorted(classes, key=_CLASS_KEY)
     sizes = tuple(len(c[2]) for c in classes)
     hi = min(hi, sum(sizes))
     if hi < lo:

@@ -153,7 +153,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
             st.apply_chance(outcome)
             steps.append({"chance": text, "outcome": outcome})
         else:
-            moves = st.legal_moves()
+            moves = list(pending.moves)  # State.legal_moves, inline
             i = choose(st, p, moves)
             label = moves[i].label
             st.apply(i)
