@@ -1079,10 +1079,29 @@ def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
     return sum(ways[max(lo, 0):])
 
 
-@lru_cache(maxsize=256)  # each entry may hold up to MAX_SUBSETS selections: keep the cache's memory bounded
+_SELECTIONS: dict = {}
+_SELECTIONS_MAX = 200_000  # selections kept in all (an entry may hold up to MAX_SUBSETS): then the store starts again
+_selections_kept = 0
+
+
 def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
     """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
-    Hands of the same shape recur all game long, so this is computed once per shape."""
+    Hands of the same shape recur all game long, so this is computed once per shape (a few hundred
+    shapes in a game like Kitano's: the store is bounded by selections, not by shapes)."""
+    global _selections_kept
+    key = (sizes, lo, hi)
+    out = _SELECTIONS.get(key)
+    if out is None:
+        out = _make_selections(sizes, lo, hi)
+        if _selections_kept + len(out) > _SELECTIONS_MAX:
+            _SELECTIONS.clear()
+            _selections_kept = 0
+        _SELECTIONS[key] = out
+        _selections_kept += len(out)
+    return out
+
+
+def _make_selections(sizes: tuple, lo: int, hi: int) -> tuple:
     out = []
     n = len(sizes)
     picked: list[int] = []
