@@ -578,10 +578,11 @@ class ExprCodegen:
     def g_BinOp(self, e, scope):
         op = e.op
         a, b = self.gen(e.left, scope), self.gen(e.right, scope)
-        if op == "and":
-            return f"(bool({a}) and bool({b}))"
-        if op == "or":
-            return f"(bool({a}) or bool({b}))"
+        if op in ("and", "or"):
+            # bool() only around a side that may be something other than true or false
+            a = a if self._static_bool(e.left) else f"bool({a})"
+            b = b if self._static_bool(e.right) else f"bool({b})"
+            return f"({a} {op} {b})"
         if op in ("==", "!="):
             lit = self._plain(e.left) or self._plain(e.right)
             test = f"({a} == {b})" if lit else f"_same({a}, {b})"
@@ -597,6 +598,12 @@ class ExprCodegen:
         if op in self._COMPARE:
             return f"{self._COMPARE[op]}(st, {a}, {b}, {self._const(e.span, 'span')})"
         return f"{self._ARITH[op]}({a}, {b}, {self._const(e.span, 'span')})"
+
+    def _static_bool(self, e) -> bool:
+        """`e`'s generated code always gives true or false: a comparison, `has`, `not`, and/or."""
+        if isinstance(e, ir.BinOp):
+            return e.op in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "has")
+        return isinstance(e, ir.Not)
 
     def _static_int(self, e, calling: frozenset = frozenset()) -> bool:
         """`e` is a whole number (never true/false or none) whenever it has a value: a number, a count or
