@@ -311,14 +311,16 @@ class State:
     def clone(self, narrate: bool = False) -> "State":
         new = State.__new__(State)
         new.t = self.t
-        new.zones = [list(z) for z in self.zones]
+        # map(list, ...) copies each column as the comprehensions would, without a Python-level loop (a greedy
+        # bot copies the state once per legal move)
+        new.zones = list(map(list, self.zones))
         new.loc = list(self.loc)
-        new.cs = {k: list(v) for k, v in self.cs.items()}
+        new.cs = dict(zip(self.cs, map(list, self.cs.values())))
         new.facedown = list(self.facedown)
         new.known = list(self.known)
-        new.pv = {k: list(v) for k, v in self.pv.items()}
+        new.pv = dict(zip(self.pv, map(list, self.pv.values())))
         new.gv = dict(self.gv)
-        new.vp = {k: list(v) for k, v in self.vp.items()}
+        new.vp = dict(zip(self.vp, map(list, self.vp.values())))
         new.supply = dict(self.supply)
         new.elim = list(self.elim)
         new.round = self.round
