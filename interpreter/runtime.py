@@ -803,6 +803,13 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
         if ints:
             # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
             kvs = [-v for v in values] if desc else values
+            if n == 2:  # two elements (the commonest group): what the general code below gives, without it
+                a, b = kvs
+                if a < b:
+                    return [[group[0]], [group[1]]]
+                if b < a:
+                    return [[group[1]], [group[0]]]
+                return [group] if k + 1 == nkeys else split(group, k + 1, top)
         else:
             kvs = [_Desc(_order_key(st, v)) if desc else _order_key(st, v) for v in values]
         # positions sorted by key: the sort is stable, so equal keys keep the collection's order, as
