@@ -123,7 +123,8 @@ class Streams:
         base = self._base(f"shuffle/{zone}", k)
         names = self.card_names(st.t)
         keys = uniforms(base, [names[cid] for cid in order])
-        outcome = sorted(range(len(order)), key=lambda i: (keys[i], order[i]))
+        pairs = list(zip(keys, order))  # (key, card): the cards' keys, equal keys parted by card number
+        outcome = sorted(range(len(order)), key=pairs.__getitem__)
         self.after_shuffle[slot] = (tuple(order[i] for i in outcome), k)
         return outcome
 
