@@ -1086,8 +1086,8 @@ _selections_kept = 0
 
 def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
     """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
-    Hands of the same shape recur all game long, so this is computed once per shape (a few hundred
-    shapes in a game like Kitano's: the store is bounded by selections, not by shapes)."""
+    Hands of the same shape recur all game long, so this is computed once per shape (a game can have a few
+    hundred shapes: the store is bounded by selections, not by shapes)."""
     global _selections_kept
     key = (sizes, lo, hi)
     out = _SELECTIONS.get(key)
