@@ -174,6 +174,7 @@ class ExprCodegen:
         self._ids: set[str] = set()  # comprehension variables that hold card ids, not cards (_zone_ids)
         self._columns: dict[str, str] = {}
         self._no_fast = False  # generating the general branch of a zone fast path
+        self._recursive: set[str] | None = None  # defs that can call themselves (_recursive_defs)
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -513,6 +514,33 @@ class ExprCodegen:
             return f"{e.func}({seq})"
         return f"_AGGS[{e.func!r}]({seq}, {self._const(e.span, 'span')})"
 
+    def _recursive_defs(self) -> set[str]:
+        """The defs that can call themselves, directly or through other defs."""
+        if self._recursive is None:
+            defs = self.rules.defs_ir
+            calls: dict[str, set[str]] = {}
+            for name, d in defs.items():
+                found, todo = set(), [d.body]
+                while todo:
+                    n = todo.pop()
+                    if isinstance(n, ir.Call) and n.func in defs:
+                        found.add(n.func)
+                    todo.extend(ir.children(n))
+                calls[name] = found
+            recursive = set()
+            for name in defs:
+                seen, todo = set(), list(calls[name])
+                while todo:
+                    c = todo.pop()
+                    if c == name:
+                        recursive.add(name)
+                        break
+                    if c not in seen:
+                        seen.add(c)
+                        todo.extend(calls[c])
+            self._recursive = recursive
+        return self._recursive
+
     def g_Call(self, e, scope):
         if e.func in self.rules.defs_ir:
             d = self.rules.defs_ir[e.func]
@@ -521,6 +549,10 @@ class ExprCodegen:
                 self._defs_started.add(e.func)
                 self.ns[fname] = self.rules.def_fn(e.func)
             args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
+            if e.func not in self._recursive_defs():
+                # a def that can never reach itself is called at once: a chain of calls too deep to follow
+                # runs through a def that calls itself, whose call_def names it
+                return f"{fname}(st, {{{args}}})"
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
             return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
         if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
@@ -546,21 +578,51 @@ class ExprCodegen:
     def g_BinOp(self, e, scope):
         op = e.op
         a, b = self.gen(e.left, scope), self.gen(e.right, scope)
-        if op == "and":
-            return f"(bool({a}) and bool({b}))"
-        if op == "or":
-            return f"(bool({a}) or bool({b}))"
+        if op in ("and", "or"):
+            # bool() only around a side that may be something other than true or false
+            a = a if self._static_bool(e.left) else f"bool({a})"
+            b = b if self._static_bool(e.right) else f"bool({b})"
+            return f"({a} {op} {b})"
         if op in ("==", "!="):
             lit = self._plain(e.left) or self._plain(e.right)
             test = f"({a} == {b})" if lit else f"_same({a}, {b})"
             return test if op == "==" else f"(not {test})"
         if op == "has":
             return f"({b} in as_list(st, {a}))"
+        if op in ("+", "-", "*", "<", "<=", ">", ">=") and self._static_int(e.left) and self._static_int(e.right):
+            # two whole numbers whatever the state: what _add, _sub, _mul and the comparisons do with
+            # two numbers, without the call and its checks
+            return f"({a} {op} {b})"
         if op == "+":
             return f"_add(st, {a}, {b}, {self._const(e.span, 'span')})"
         if op in self._COMPARE:
             return f"{self._COMPARE[op]}(st, {a}, {b}, {self._const(e.span, 'span')})"
         return f"{self._ARITH[op]}({a}, {b}, {self._const(e.span, 'span')})"
+
+    def _static_bool(self, e) -> bool:
+        """`e`'s generated code always gives true or false: a comparison, `has`, `not`, and/or."""
+        if isinstance(e, ir.BinOp):
+            return e.op in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "has")
+        return isinstance(e, ir.Not)
+
+    def _static_int(self, e, calling: frozenset = frozenset()) -> bool:
+        """`e` is a whole number (never true/false or none) whenever it has a value: a number, a count or
+        size, a def whose body is one, or +, -, * or a choice of two such."""
+        if isinstance(e, ir.Int):
+            return type(e.value) is int
+        if isinstance(e, ir.Agg):
+            return e.func in ("count", "size")
+        if isinstance(e, ir.Call):
+            if e.func in self.rules.defs_ir:
+                if e.func in calling:
+                    return False
+                return self._static_int(self.rules.defs_ir[e.func].body, calling | {e.func})
+            return e.func in ("count", "size") and len(e.args) == 1
+        if isinstance(e, ir.BinOp):
+            return e.op in ("+", "-", "*") and self._static_int(e.left, calling) and self._static_int(e.right, calling)
+        if isinstance(e, ir.Cond):
+            return self._static_int(e.then, calling) and self._static_int(e.orelse, calling)
+        return False
 
     def _plain(self, e) -> bool:
         """A name or string literal, or a card field that only ever holds names (or none): `==` with it

@@ -11,17 +11,18 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, _cmp_key, as_list, fmt, int_fits, rank_groups
+from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, _cmp_key, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .state import PASS, Chance, Decision, Frame, Move, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
+_CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
 MAX_SUBSETS = 20000
 MAX_DEPTH = 2000
 
@@ -40,6 +41,35 @@ def _count_pass(st, loop) -> None:
     st.passes += 1
     if st.passes > MAX_LOOP_PASSES:
         raise _over_budget(loop)
+
+
+def _sequence(runs: tuple):
+    """One op(st, f) running `runs` in order; two or three without a loop (most fused blocks are short)."""
+    if len(runs) == 1:
+        return runs[0]
+    if len(runs) == 2:
+        a, b = runs
+
+        def seq2(st, f):
+            a(st, f)
+            b(st, f)
+
+        return seq2
+    if len(runs) == 3:
+        a, b, c = runs
+
+        def seq3(st, f):
+            a(st, f)
+            b(st, f)
+            c(st, f)
+
+        return seq3
+
+    def seq(st, f):
+        for r in runs:
+            r(st, f)
+
+    return seq
 
 
 def _begin_ending(st, f):
@@ -176,9 +206,25 @@ class RuleCompiler:
     def block(self, b: ir.Block | None, sim: bool = False) -> tuple:
         if b is None:
             return ()
-        if self.fuse and len(b.stmts) > 1 and all(self.runs_through(s) for s in b.stmts):
-            return (self.fused_block(b.stmts, sim),)
-        return tuple(self.stmt(s, sim) for s in b.stmts)
+        if not self.fuse:
+            return tuple(self.stmt(s, sim) for s in b.stmts)
+        # Consecutive statements that never stop run as one op, also in a block that stops elsewhere
+        # (a choice between them): a state is only copied at a decision or chance event, so never
+        # between the statements of such a run, and each frame's ops are made once, the same way for
+        # every state, so a frame's position means the same op in any copy.
+        ops: list = []
+        run: list = []
+        for s in b.stmts:
+            if self.runs_through(s):
+                run.append(s)
+                continue
+            if run:
+                ops.append(self.fused_block(run, sim) if len(run) > 1 else self.stmt(run[0], sim))
+                run = []
+            ops.append(self.stmt(s, sim))
+        if run:
+            ops.append(self.fused_block(run, sim) if len(run) > 1 else self.stmt(run[0], sim))
+        return tuple(ops)
 
     def stmt(self, s: ir.Stmt, sim: bool):
         if self.fuse and isinstance(s, _FUSED_COMPOUNDS) and self.runs_through(s):
@@ -220,13 +266,7 @@ class RuleCompiler:
         return b is None or all(self.runs_through(s, calling) for s in b.stmts)
 
     def fused_block(self, stmts, sim):
-        runs = tuple(self.fused(s, sim) for s in stmts)
-
-        def op(st, f):
-            for r in runs:
-                r(st, f)
-
-        return op
+        return _sequence(tuple(self.fused(s, sim) for s in stmts))
 
     def fused(self, s: ir.Stmt, sim: bool):
         """An op(st, f) that carries out `s` to its end at once (see runs_through)."""
@@ -236,19 +276,19 @@ class RuleCompiler:
         def body_of(b):
             if b is None:
                 return None
-            runs = tuple(self.fused(x, sim) for x in b.stmts)
-            if len(runs) == 1:
-                return runs[0]
-
-            def seq(st, f):
-                for r in runs:
-                    r(st, f)
-
-            return seq
+            return _sequence(tuple(self.fused(x, sim) for x in b.stmts))
 
         if isinstance(s, ir.If):
             branches = tuple((self.x(t), body_of(b)) for t, b in s.branches)
             orelse = body_of(s.orelse)
+            if len(branches) == 1 and orelse is None:  # `if` alone, the commonest: no loop over branches
+                test1, body1 = branches[0]
+
+                def op(st, f):
+                    if test1(st, f.env) and body1 is not None:
+                        body1(st, f)
+
+                return op
 
             def op(st, f):
                 for test, body in branches:
@@ -269,8 +309,10 @@ class RuleCompiler:
                 env = f.env
                 items, _ = items_of(st, env)
                 for k, x in enumerate(items):
-                    if k:
-                        _count_pass(st, where)
+                    if k:  # _count_pass, inline
+                        st.passes += 1
+                        if st.passes > MAX_LOOP_PASSES:
+                            raise _over_budget(where)
                     env[var] = x
                     if body is not None:
                         body(st, f)
@@ -306,7 +348,8 @@ class RuleCompiler:
             body = body_of(self.procs_ir[name].body)
 
             def op(st, f):
-                env = {p: a(st, f.env) for p, a in zip(params, args)}
+                outer = f.env
+                env = {p: a(st, outer) for p, a in zip(params, args)}
                 if body is not None:
                     body(st, Frame((), env))
 
@@ -347,23 +390,44 @@ class RuleCompiler:
                     st.gv[name] = v
             case ir.Attr(obj=obj, name=name) if opname == "=":
                 objf = self.x(obj)
+                pv_range, cs_ranges = self._int_ranges(name)
 
                 def op(st, f):  # a plain `=` never reads the old value: no combine() per set
                     o = objf(st, f.env)
                     if type(o) is PlayerRef:
-                        st.set_player_var(name, o.i, value(st, f.env), span)
+                        v = value(st, f.env)
+                        # a whole number inside the variable's declared range is stored at once; anything
+                        # else goes through set_player_var, which checks it (and raises the located error)
+                        if pv_range is not None and type(v) is int and pv_range[0] <= v <= pv_range[1]:
+                            st.pv[name][o.i] = v
+                        else:
+                            st.set_player_var(name, o.i, v, span)
                     elif type(o) is CardRef:
-                        st.set_card_state(o.id, name, value(st, f.env), span)
+                        v = value(st, f.env)
+                        r = cs_ranges[o.id]
+                        if r is not None and type(v) is int and r[0] <= v <= r[1]:
+                            st.cs[name][o.id] = v
+                        else:
+                            st.set_card_state(o.id, name, v, span)
                     else:
                         raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
             case ir.Attr(obj=obj, name=name):
                 objf = self.x(obj)
+                pv_range, cs_ranges = self._int_ranges(name)
+                sign = 1 if opname == "+=" else -1
 
                 def op(st, f):
                     o = objf(st, f.env)
                     if type(o) is PlayerRef:
                         old = st.pv[name][o.i] if name in st.pv else None
-                        st.set_player_var(name, o.i, combine(old, value(st, f.env)), span)
+                        new = value(st, f.env)
+                        # numbers into a number variable's range: combine() and set_player_var, inline
+                        if pv_range is not None and type(old) is int and type(new) is int:
+                            v = old + sign * new
+                            if pv_range[0] <= v <= pv_range[1]:
+                                st.pv[name][o.i] = v
+                                return
+                        st.set_player_var(name, o.i, combine(old, new), span)
                     elif type(o) is CardRef:
                         old = st.cs[name][o.id] if name in st.cs else None
                         st.set_card_state(o.id, name, combine(old, value(st, f.env)), span)
@@ -373,12 +437,26 @@ class RuleCompiler:
                 raise SpecRuntimeError("this cannot be set", span)
         return op
 
+    def _int_ranges(self, name: str):
+        """(lo, hi) of player variable `name` if it is a number variable (else None), and for each card id
+        (lo, hi) of its state `name` if it is a number state (else None): the sets that need no other check."""
+        t = self.t
+        var = t.player_vars.get(name)
+        pv_range = (var.domain.lo, var.domain.hi) if var is not None and type(var.domain) is ir.IntDomain else None
+        cs_ranges = []
+        for k in t.kind:
+            d = t.state_domain.get((k, name))
+            cs_ranges.append((d.lo, d.hi) if type(d) is ir.IntDomain else None)
+        return pv_range, tuple(cs_ranges)
+
     def s_Move(self, s, sim):
         what, dest, span, at_top, face = self.x(s.what), self.x(s.dest), s.span, s.at_top, s.face
 
         def op(st, f):
-            cids = st.cards_of(what(st, f.env), span)
-            st.move_cards(cids, st.zone_of(dest(st, f.env), span), at_top, face, span)
+            w = what(st, f.env)
+            cids = [w.id] if type(w) is CardRef else st.cards_of(w, span)  # one card: no as_list
+            d = dest(st, f.env)
+            st.move_cards(cids, d.slot if type(d) is ZoneRef else st.zone_of(d, span), at_top, face, span)
 
         return op
 
@@ -474,7 +552,7 @@ class RuleCompiler:
         orelse = self.block(s.orelse, sim) if s.orelse else None
         prompt = s.prompt
 
-        def decide(st, f, p, moves, var, body, bodies):
+        def decide(st, f, p, moves, var, body, bodies, in_order=False):
             env = f.env
             if not moves:
                 st.mark("no_choice", site)
@@ -483,7 +561,8 @@ class RuleCompiler:
                 return
             if pass_if is not None and pass_if(st, env):
                 moves.append(Move("pass", PASS, (9, "pass")))
-            if bodies is None:
+                in_order = False
+            if bodies is None and not in_order:
                 moves.sort(key=_SORT_KEY)
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
 
@@ -514,7 +593,8 @@ class RuleCompiler:
                 lo = 0 if lo_f is None else lo_f(st, env)
                 hi = hi_f(st, env)
                 moves = subset_moves(classes, lo, hi, span)
-            decide(st, f, p, moves, var, body, None)
+            # selections come sorted by their keys, each its own (_selections): a sort would leave them be
+            decide(st, f, p, moves, var, body, None, kind is not None)
 
         return op
 
@@ -634,14 +714,16 @@ class RuleCompiler:
             v = amount(st, f.env)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise SpecRuntimeError(f"an award must be a number, got {fmt(v)}", span)
-            for p in as_list(st, player(st, f.env)):
+            who = player(st, f.env)
+            col = st.vp[item]
+            for p in ((who,) if type(who) is PlayerRef else as_list(st, who)):  # one player: no as_list
                 i = player_index(p, span)
-                new = st.vp[item][i] + v
+                new = col[i] + v
                 if domain is not None and not int_fits(domain, new):
                     st.t.check_domain(domain, new, f"P{i + 1}'s {item} score", span)
-                st.vp[item][i] = new
-                if v:
-                    st.event("award", i, item, v)
+                col[i] = new
+                if v and st.narrate:  # State.event, inline
+                    st.events.append(("award", i, item, v))
 
         return op
 
@@ -861,40 +943,47 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     chooser is named only by where it lies, never by what it is.
     [(label, sort key, members)]."""
     classes: dict = {}  # label -> (label, key, members), in the order first met
-    loc, known, facedown, sees = st.loc, st.known, st.facedown, st.t.slot_sees
-    kind_states, kinds, card_labels = st.t.kind_states, st.t.kind, st.t.card_labels
-    cs, defaults = st.cs, st.t.state_default
-    zones = {loc[x.id] for x in items if type(x) is CardRef}
-    several_zones = len(zones) > 1
+    t = st.t
+    loc, known, facedown, sees = st.loc, st.known, st.facedown, t.slot_sees
+    card_states, card_labels, zone_label = t.card_states, t.card_labels, t.zone_label
+    cs, defaults = st.cs, t.state_default
+    several_zones = len({loc[x.id] for x in items if type(x) is CardRef}) > 1
     bit = 1 << chooser
+    get = classes.get
     for x in items:
         if type(x) is CardRef:
             cid = x.id
+            slot = loc[cid]
             # State.viewers, inline
-            if (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
+            if (known[cid] if facedown[cid] else sees[slot] | known[cid]) & bit:
                 # State.card_text, which only adds to the label a state off its default or face down
                 label = card_labels[cid]
                 if facedown[cid]:
                     label = st.card_text(cid)
                 else:
-                    for name in kind_states[kinds[cid]]:
+                    for name in card_states[cid]:
                         if cs[name][cid] != defaults[name][cid]:
                             label = st.card_text(cid)
                             break
                 if several_zones:
-                    label += f" in {st.t.zone_label(loc[cid])}"
+                    label += f" in {zone_label(slot)}"
             else:
-                label = f"hidden card {st.zones[loc[cid]].index(cid) + 1} in {st.t.zone_label(loc[cid])}"
-            key = (0, label)
-        elif type(x) is PlayerRef:
+                label = f"hidden card {st.zones[slot].index(cid) + 1} in {zone_label(slot)}"
+            c = get(label)
+            if c is None:
+                classes[label] = (label, (0, label), [x])  # the key made only for a new class
+            else:
+                c[2].append(x)
+            continue
+        if type(x) is PlayerRef:
             label, key = fmt(x), (4, x.i)
         elif isinstance(x, bool):
             label, key = fmt(x), (3, int(x))
         elif isinstance(x, int):
             label, key = fmt(x), (1, x)
         else:
-            label, key = fmt(x), (2, st.t.symbol_rank(x))
-        c = classes.get(label)
+            label, key = fmt(x), (2, t.symbol_rank(x))
+        c = get(label)
         if c is None:
             c = classes[label] = (label, key, [])
         c[2].append(x)
@@ -906,7 +995,7 @@ def subset_moves(classes, lo, hi, span) -> list[Move]:
     ordered by (how many, then more of the earlier classes first)."""
     if not isinstance(lo, int) or not isinstance(hi, int):
         raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
-    classes = sorted(classes, key=lambda c: c[1])
+    classes = sorted(classes, key=_CLASS_KEY)
     sizes = tuple(len(c[2]) for c in classes)
     hi = min(hi, sum(sizes))
     if hi < lo:
@@ -942,22 +1031,26 @@ class _Selection(Move):
 
 
 _LABELLED: dict = {}
-_LABELLED_MAX = 512  # entries kept; only choices of at most _LABELLED_SMALL selections are kept
-_LABELLED_SMALL = 500
+_LABELLED_MAX = 100_000  # selections kept in all (a few kilobytes per hand): then the store starts again
+_LABELLED_SMALL = 500  # only choices of at most this many selections are kept
+_labelled_kept = 0
 
 
 def _labelled(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
     """(move label, (class, how many) taken, sort key) for every selection of _selections, labelled
     with the classes' labels.  Hands of the same cards recur all game long and from game to game, so
-    small choices are kept (the memory bounded: at most _LABELLED_MAX of at most _LABELLED_SMALL)."""
+    small choices are kept (the memory bounded: at most _LABELLED_MAX selections in all)."""
+    global _labelled_kept
     key = (labels, sizes, lo, hi)
     out = _LABELLED.get(key)
     if out is None:
         out = _label_selections(labels, sizes, lo, hi)
         if len(out) <= _LABELLED_SMALL:
-            if len(_LABELLED) >= _LABELLED_MAX:
+            if _labelled_kept + len(out) > _LABELLED_MAX:
                 _LABELLED.clear()
+                _labelled_kept = 0
             _LABELLED[key] = out
+            _labelled_kept += len(out)
     return out
 
 
@@ -986,10 +1079,29 @@ def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
     return sum(ways[max(lo, 0):])
 
 
-@lru_cache(maxsize=256)  # each entry may hold up to MAX_SUBSETS selections: keep the cache's memory bounded
+_SELECTIONS: dict = {}
+_SELECTIONS_MAX = 200_000  # selections kept in all (an entry may hold up to MAX_SUBSETS): then the store starts again
+_selections_kept = 0
+
+
 def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
     """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
-    Hands of the same shape recur all game long, so this is computed once per shape."""
+    Hands of the same shape recur all game long, so this is computed once per shape (a game can have a few
+    hundred shapes: the store is bounded by selections, not by shapes)."""
+    global _selections_kept
+    key = (sizes, lo, hi)
+    out = _SELECTIONS.get(key)
+    if out is None:
+        out = _make_selections(sizes, lo, hi)
+        if _selections_kept + len(out) > _SELECTIONS_MAX:
+            _SELECTIONS.clear()
+            _selections_kept = 0
+        _SELECTIONS[key] = out
+        _selections_kept += len(out)
+    return out
+
+
+def _make_selections(sizes: tuple, lo: int, hi: int) -> tuple:
     out = []
     n = len(sizes)
     picked: list[int] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from .runtime import ExprCompiler, PlayerRef, rank_groups
+from .runtime import PlayerRef, rank_groups
 from .state import CHANCE, Frame, State
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
@@ -57,7 +57,7 @@ class Evaluator:
         if w is None:
             self.candidates = None
             return
-        x = ExprCompiler(tables, tables.rules)
+        x = tables.rules.x  # the engine's own expressions: generated code on the compiled engine
         self.candidates = x.binder(w.var, w.coll, w.where)
         self.everyone = x.binder(w.var, w.coll, None) if w.where is not None else None
         self.var = w.var

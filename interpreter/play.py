@@ -22,10 +22,10 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_DECISIONS
 
-from .bots import FROM_STREAM, BotInput, bot_problem, determinize, make_bot
+from .bots import FROM_STREAM, BotInput, RandomBot, bot_problem, determinize, make_bot
 from .runtime import Tables
 from .state import CHANCE, Chance, Decision, State
-from .streams import Streams
+from .streams import Streams, keyed_choice
 
 # 3: per-purpose random streams and the rulings in force; 2: the streams (issue 20's first logs, some with
 # in_force); 1: one chance generator, one per seat.  The schema: interpreter/logschema.py, docs/log-format.md
@@ -94,18 +94,28 @@ def bot_chooser(seed: int, bots: list[str], streams: Streams, tables: Tables | N
     strategy of `tables`' spec; a seat whose name is no bot's, a person's, is never asked): each decision
     drawn from its own stream of `streams`."""
     spec = tables.spec if tables is not None else None
-    players = [make_bot(name, seat, random.Random(f"soan/{seed}/bot/{seat}"), tables)
+    # A random seat here always has its decision's stream, so it never uses a generator of its own: its
+    # choice is keyed_choice, made without a bot, a BotInput or a seeded generator (RandomBot.choose given
+    # a stream, the same move), since random playouts make this choice at every decision.
+    players = [_KEYED if name == RandomBot.name else
+               make_bot(name, seat, random.Random(f"soan/{seed}/bot/{seat}"), tables)
                if bot_problem(name, spec) is None else None for seat, name in enumerate(bots)]
 
     def choose(st: State, p: int, moves) -> int:
         if len(moves) < 2:
             return 0  # no bot is asked about a forced move
         stream = streams.decision_name(st, p)
+        bot = players[p]
+        if bot is _KEYED:
+            return keyed_choice(stream, [m.label for m in moves])
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
                         (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, FROM_STREAM)
-        return players[p].choose(info)
+        return bot.choose(info)
 
     return choose
+
+
+_KEYED = object()  # bot_chooser's random seat
 
 
 def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], int], bots: list[str],
@@ -143,7 +153,7 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
             st.apply_chance(outcome)
             steps.append({"chance": text, "outcome": outcome})
         else:
-            moves = st.legal_moves()
+            moves = list(pending.moves)  # State.legal_moves, inline
             i = choose(st, p, moves)
             label = moves[i].label
             st.apply(i)

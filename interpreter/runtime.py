@@ -201,6 +201,7 @@ class Tables:
                 col.append(None if f is None else (consts(f.default) if f.default is not None else _domain_default(f.domain)))
             self.state_default[name] = col
         self.kind_states = {c.name: tuple(f.name for f in c.fields if f.is_state) for c in spec.components}
+        self.card_states = tuple(self.kind_states[k] for k in self.kind)  # a card's state names, by card id
         self.static_fields = {c.name: tuple(f.name for f in c.fields if not f.is_state
                                             and not (isinstance(f.domain, ir.IntDomain) and f.domain.lo == f.domain.hi))
                               for c in spec.components}
@@ -781,9 +782,11 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
     (the winner line, which only needs the first group) later keys only part
     the elements tied for first: ties further down decide nothing."""
     inner = dict(env)
+    nkeys = len(keys)
 
     def split(group: list, k: int, top: bool = True) -> list[list]:
-        if len(group) < 2 or k == len(keys) or (top_only and not top):
+        n = len(group)
+        if n < 2 or k == nkeys or (top_only and not top):
             return [group]
         fn, desc = keys[k]
         values = []
@@ -791,27 +794,37 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
         for x in group:
             inner[var] = x
             v = fn(st, inner)
-            if v is None:
-                raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
-                                       "filter those out with 'where', or give the key a value")
             if type(v) is not int:
+                if v is None:
+                    raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
+                                           "filter those out with 'where', or give the key a value")
                 ints = False
             values.append(v)
         if ints:
             # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
-            keyed = [(-v if desc else v, idx, x) for idx, (v, x) in enumerate(zip(values, group))]
-            keyed.sort()  # by (key, position): positions differ, so the items themselves are never compared
+            kvs = [-v for v in values] if desc else values
+            if n == 2:  # two elements (the commonest group): what the general code below gives, without it
+                a, b = kvs
+                if a < b:
+                    return [[group[0]], [group[1]]]
+                if b < a:
+                    return [[group[1]], [group[0]]]
+                return [group] if k + 1 == nkeys else split(group, k + 1, top)
         else:
-            keyed = [(_Desc(_order_key(st, v)) if desc else _order_key(st, v), idx, x)
-                     for idx, (v, x) in enumerate(zip(values, group))]
-            keyed.sort(key=lambda t: (t[0], t[1]))
+            kvs = [_Desc(_order_key(st, v)) if desc else _order_key(st, v) for v in values]
+        # positions sorted by key: the sort is stable, so equal keys keep the collection's order, as
+        # sorting (key, position) pairs would, and the items themselves are never compared
+        order = sorted(range(n), key=kvs.__getitem__)
+        if ints and len(set(kvs)) == n:
+            return [[group[i]] for i in order]  # no two alike: every element its own group
         out: list[list] = []
         sub: list = []
         prev = None
-        last = k + 1 == len(keys)
-        for kv, _, x in keyed:
+        last = k + 1 == nkeys
+        for i in order:
+            kv = kvs[i]
             if sub and kv == prev:
-                sub.append(x)
+                sub.append(group[i])
             else:
                 if sub:
                     # what split() would give a group no later key can part, without the call
@@ -819,7 +832,7 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
                         out.append(sub)
                     else:
                         out.extend(split(sub, k + 1, top and not out))
-                sub = [x]
+                sub = [group[i]]
             prev = kv
         if sub:
             if len(sub) < 2 or last or (top_only and not (top and not out)):

@@ -311,14 +311,16 @@ class State:
     def clone(self, narrate: bool = False) -> "State":
         new = State.__new__(State)
         new.t = self.t
-        new.zones = [list(z) for z in self.zones]
+        # map(list, ...) copies each column as the comprehensions would, without a Python-level loop (a greedy
+        # bot copies the state once per legal move)
+        new.zones = list(map(list, self.zones))
         new.loc = list(self.loc)
-        new.cs = {k: list(v) for k, v in self.cs.items()}
+        new.cs = dict(zip(self.cs, map(list, self.cs.values())))
         new.facedown = list(self.facedown)
         new.known = list(self.known)
-        new.pv = {k: list(v) for k, v in self.pv.items()}
+        new.pv = dict(zip(self.pv, map(list, self.pv.values())))
         new.gv = dict(self.gv)
-        new.vp = {k: list(v) for k, v in self.vp.items()}
+        new.vp = dict(zip(self.vp, map(list, self.vp.values())))
         new.supply = dict(self.supply)
         new.elim = list(self.elim)
         new.round = self.round
@@ -381,7 +383,10 @@ class State:
         self.marks[key] = n + 1
 
     def total_vp(self, i: int) -> int:
-        return sum(v[i] for v in self.vp.values())
+        total = 0  # the same sum as sum(...) over a generator, without one per call (scoring asks often)
+        for v in self.vp.values():
+            total += v[i]
+        return total
 
     def event(self, *e) -> None:
         if self.narrate:
@@ -461,12 +466,15 @@ class State:
         z = self.t.zone_slots[dest][0]
         if at_top is None:
             at_top = z.order == "stack"
+        zones, loc, known, facedown, sees = self.zones, self.loc, self.known, self.facedown, self.t.slot_sees
+        down = face == "facedown"
         for cid in cids:
-            seen = self.viewers(cid)
-            self.zones[self.loc[cid]].remove(cid)
-            self.known[cid] |= seen
-            self.facedown[cid] = face == "facedown"
-            self.loc[cid] = dest
+            slot = loc[cid]
+            if not facedown[cid]:  # who saw it (State.viewers, inline) keeps knowing it
+                known[cid] |= sees[slot]
+            zones[slot].remove(cid)
+            facedown[cid] = down
+            loc[cid] = dest
         target = self.zones[dest]
         if at_top:
             target[0:0] = cids

@@ -123,7 +123,8 @@ class Streams:
         base = self._base(f"shuffle/{zone}", k)
         names = self.card_names(st.t)
         keys = uniforms(base, [names[cid] for cid in order])
-        outcome = sorted(range(len(order)), key=lambda i: (keys[i], order[i]))
+        pairs = list(zip(keys, order))  # (key, card): the cards' keys, equal keys parted by card number
+        outcome = sorted(range(len(order)), key=pairs.__getitem__)
         self.after_shuffle[slot] = (tuple(order[i] for i in outcome), k)
         return outcome
 
@@ -140,13 +141,35 @@ class Streams:
         whenever it is made)."""
         d = st.pending
         purpose = f"bot/{player}/r{st.round}/{d.prompt or d.var or 'chooses'}"
-        return self._base(purpose, self._next(purpose))
+        k = self.counts.get(purpose, 0) + 1  # _next and _base, inline: one name per decision of every game
+        self.counts[purpose] = k
+        return f"soan/{self.seed}/{purpose}/{k}"
 
 
 def keyed_choice(base: str, labels: list[str]) -> int:
     """A uniform choice among moves that stays the same move wherever it is still legal."""
-    us = uniforms(base, _with_copies(labels))
-    return us.index(min(us))  # the first of equal keys: the lower index, as (key, index) would order them
+    # The move whose key uniform(f"{base}/{label}") is smallest, the first of equal keys.  Compared as
+    # digests (big-endian bytes of one length order as the numbers do) rather than as floats: a random
+    # bot makes this choice at every decision, and the floats cost more than the hashing.  Two digests
+    # can round to one float; if the two smallest do, the floats decide, as they always did.
+    head = _blake2b(f"{base}/".encode(), digest_size=8)
+    ds: list[bytes] = []
+    append = ds.append
+    for name in _with_copies(labels):
+        h = head.copy()
+        h.update(name.encode())
+        append(h.digest())
+    if len(ds) < 2:
+        return 0
+    order = sorted(ds)
+    if _digest_uniform(order[0]) == _digest_uniform(order[1]):
+        us = [_digest_uniform(d) for d in ds]
+        return us.index(min(us))
+    return ds.index(order[0])
+
+
+def _digest_uniform(d: bytes) -> float:
+    return (_from_bytes(d, "big") + 0.5) / _SCALE
 
 
 def _by_cumulative(u: float, outcomes) -> int:

@@ -3,7 +3,9 @@ else a draft changes, logs of format 2 written byte for byte, format 1 still rea
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -77,6 +79,34 @@ def test_keyed_choices_are_uniform():
     """Over many decisions every one of four moves is taken about a quarter of the time."""
     counts = Counter(keyed_choice(f"soan/{s}/bot/0/r1/x/1", ["a", "b", "c", "d"]) for s in range(4000))
     assert all(850 < counts[i] < 1150 for i in range(4)), counts
+
+
+def test_a_keyed_choice_takes_the_move_with_the_smallest_key():
+    """The keyed choice is the move whose key uniform(stream/label) is smallest, equal labels numbered #2, #3, ...."""
+    rng = random.Random(5)
+    for k in range(300):
+        labels = [f"m{rng.randrange(12)}" for _ in range(rng.randrange(1, 20))]
+        base = f"soan/{k}/bot/1/r2/takes/1"
+        seen: Counter = Counter()
+        keys = []
+        for lab in labels:
+            seen[lab] += 1
+            keys.append(uniform(f"{base}/{lab}" if seen[lab] == 1 else f"{base}/{lab}#{seen[lab]}"))
+        assert keyed_choice(base, labels) == keys.index(min(keys))
+
+
+def test_a_keyed_choice_whose_smallest_keys_round_alike_takes_the_first_of_them(monkeypatch):
+    """Where two digests give the same number the earlier move is taken, as comparing the numbers does."""
+    import soan.interpreter.streams as streams
+
+    monkeypatch.setattr(streams, "_digest_uniform", lambda d: d[0] // 64)  # coarse numbers: ties are common
+    rng = random.Random(9)
+    for k in range(300):
+        labels = [f"move {i}" for i in range(rng.randrange(2, 12))]
+        base = f"soan/{k}/bot/0/r1/x/1"
+        coarse = [streams._digest_uniform(hashlib.blake2b(f"{base}/{lab}".encode(), digest_size=8).digest())
+                  for lab in labels]
+        assert keyed_choice(base, labels) == coarse.index(min(coarse))
 
 
 def test_a_comment_and_a_duplicated_shuffle_change_no_draw(tmp_path):

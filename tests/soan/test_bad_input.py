@@ -392,6 +392,13 @@ def test_a_def_that_calls_itself_without_end_is_named_when_run(capsys, tmp_path)
     assert_located(code, err, path, "def 'f' calls itself without end")
 
 
+def test_a_def_calling_one_that_calls_itself_without_end_names_that_one(capsys, tmp_path):
+    """A def that only calls another def which recurses for ever: the error names the one that calls itself, exit 2."""
+    path = write(tmp_path, TINY.replace("award 1 to p", "award g(1) to p") + "def f(n) = f(n + 1)\ndef g(n) = f(n) + 1\n")
+    code, _, err = soan(capsys, "run", path)
+    assert_located(code, err, path, "def 'f' calls itself without end")
+
+
 @pytest.mark.parametrize("command", [("run",), ("verify", "--only", "conservation", "--games", "3")])
 def test_a_supply_computed_below_zero_is_a_located_error(capsys, tmp_path, command):
     """A supply of 'player_count - 8' is a located error naming the token in run and verify, never an AssertionError."""
