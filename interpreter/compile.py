@@ -561,7 +561,9 @@ class RuleCompiler:
                 return
             if pass_if is not None and pass_if(st, env):
                 moves.append(Move("pass", PASS, (9, "pass")))
-                in_order = False
+                # selections come sorted and their keys are not comparable with the pass's: the pass goes
+                # last, where a sort put it whenever it could compare them (fewer than 9 items)
+                in_order = in_order and bodies is None
             if bodies is None and not in_order:
                 moves.sort(key=_SORT_KEY)
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)

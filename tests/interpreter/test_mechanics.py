@@ -298,3 +298,36 @@ def test_the_rollout_bot_aims_where_the_chance_pays():
         rec = api.play(tables, seed, ["rollout", "random"])
         aims = [s["move"] for s in rec.log["steps"] if s.get("player") == 1 and "move" in s]
         assert aims == ["gold", "gold", "gold"], aims
+
+
+MANY = """
+game "Many" players 2..2
+score pts "points"
+component card "card" {
+  n: 1..12 = 1
+}
+cards card in deck { 1 x n = 1  1 x n = 2  1 x n = 3  1 x n = 4  1 x n = 5  1 x n = 6  1 x n = 7  1 x n = 8  1 x n = 9  1 x n = 10 }
+zone deck: shared public row
+zone kept: per_player public unordered
+rounds 1 {
+  for p in players {
+    choose some up to UPTO from deck by p "keeps cards" pass if round == 1 {
+      move some to p.kept
+    }
+  }
+}
+scoring { for p in players { award count(p.kept) to p for pts } }
+winner among p in players by vp(p) desc else draw
+"""
+
+
+@pytest.mark.parametrize("upto", [2, 9])
+def test_a_choice_of_several_items_with_a_pass_offers_the_pass_last(upto):
+    """`choose up to N ... pass if` lists every selection in order and the pass last, for nine items
+    as for two (nine once stopped the game with an internal error sorting them)."""
+    t = api.tables(compile_text(MANY.replace("UPTO", str(upto)), "many.soan"), 2)
+    st = State(t).start()
+    labels = [m.label for m in st.pending.moves]
+    assert labels[-1] == "pass" and labels.count("pass") == 1
+    rec = api.play(t, 1, ["random", "random"])
+    assert rec.result is not None
