@@ -104,6 +104,8 @@ class Bounds:
         self._procs = {p.name: p for p in self.spec.procedures}
         self._scores: dict | None = None
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
+        self._zone_most: dict = {}
+        self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
         self.round_bound: int | None = None
         if spec.rounds is not None:
@@ -599,17 +601,21 @@ class Bounds:
                 return 0
             case ir.AllPlayers() | ir.PlayersFrom():
                 return self.n
-            case ir.SharedZone(name=name) | ir.Attr(name=name) if name in self.flow.zone_names:
+            case ir.SharedZone(name=name) if name in self.flow.zone_names:
                 return len(self.flow.cards_in(name))  # the cards that can ever lie there
+            case ir.Attr(name=name) if name in self.flow.zone_names:
+                return self._one_players(name)
             case ir.SharedZone() | ir.Attr():
                 return self.cards
             case ir.ListLit(items=items):
                 return len(items)
             case ir.ListComp(var=var, coll=coll, where=where):
                 cards = self.flow.cards_of(ir.ListComp(var, coll, where, None))
+                whole = self.size(coll)
                 if cards is not None:
-                    return self.flow.most_alike(cards, var, where)
-                return self.size(coll)
+                    alike = self.flow.most_alike(cards, var, where)
+                    return alike if whole is None else min(alike, whole)
+                return whole
             case ir.Ranking(coll=coll) | ir.Call(func="reverse", args=(coll,)):
                 return self.size(coll)
             case ir.RangeExpr(lo=lo, hi=hi):
@@ -629,6 +635,21 @@ class Bounds:
                 x, y = self.size(a), self.size(b)
                 return None if x is None or y is None else x + y
         return None
+
+    def _one_players(self, zone: str) -> int:
+        """The most cards one player's `zone` (or a shared zone read through a card's
+        field) can ever hold: the cards that can lie there, and of the sets dealt per
+        player only one player's own when the rules keep each set with its owner."""
+        key = (zone, self.flow.opening)
+        if key not in self._zone_most:
+            from .termination import _most_per_player  # it imports this module
+
+            most = len(self.flow.cards_in(zone))
+            if zone in self._per_player_zones:
+                own = _most_per_player(self, zone)
+                most = most if own is None else min(most, own)
+            self._zone_most[key] = most
+        return self._zone_most[key]
 
     # ---- bounds of numbers
 
