@@ -53,6 +53,9 @@ class Val:
     # A loop's variable over distinct players: the loop's size (one player is
     # the loop's player once per run of the loop).
     loop_players: int | None = None
+    # (guard, flag) pairs: the value passed a test `not x.flag` at that guard (a loop's
+    # filter or an `if`) in the run of it being read (see Bounds._latched).
+    latch: tuple = ()
 
 
 TOP = Val()
@@ -63,7 +66,8 @@ def join(a: Val, b: Val) -> Val:
         return a
     return Val(_hull(a.iv, b.iv), None if a.size is None or b.size is None else max(a.size, b.size),
                _hull(a.elem, b.elem), a.distinct and b.distinct, a.one and b.one,
-               a.loop_players if a.loop_players == b.loop_players else None)
+               a.loop_players if a.loop_players == b.loop_players else None,
+               tuple(x for x in a.latch if x in b.latch))
 
 
 def join_envs(*envs: dict) -> dict:
@@ -86,6 +90,10 @@ class Site:
     # Conditions known to hold when it runs: the tests of the `if`s around it, as long as
     # nothing between the test and here moved cards or changed a local the test reads.
     guards: tuple = ()
+    # Where in the game it runs: ("setup" | "rounds" | "scoring", the top-level step), None: not known.
+    stage: tuple | None = None
+    # For an award: the flags that latch it for its player (see Bounds._latched).
+    latch: tuple = ()
 
 
 class Bounds:
@@ -105,6 +113,12 @@ class Bounds:
         self._scores: dict | None = None
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         self._zone_most: dict = {}
+        # guards `not x.flag` being read: their token -> the firings of one run of their body
+        self._latch_runs: dict[int, int | None] = {}
+        self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
+        self._stage: tuple | None = None
+        self._tokens = 0
+        self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
         self.round_bound: int | None = None
@@ -117,6 +131,11 @@ class Bounds:
                 c = self.int_max(r.cap)
                 self.round_bound = None if c is None else max(1, c)
         self.env = {}
+        for region, stmts in (("setup", opening_steps(spec.setup)),
+                              ("rounds", spec.rounds.body.stmts if spec.rounds is not None else ()),
+                              ("scoring", opening_steps(spec.scoring))):
+            for k, st in enumerate(stmts):
+                self._stages[id(st)] = (region, k)
         # the setup's opening steps run while cards still lie where the spec deals them
         self.flow.opening = self.flow.early is not None
         for st in opening_steps(spec.setup):
@@ -194,12 +213,31 @@ class Bounds:
             outs.append(self.env)
         self.env = join_envs(*outs) if outs else start
 
-    def _guarded(self, test, b: ir.Block, mult: int | None) -> None:
+    def _guarded(self, test, b: ir.Block, mult: int | None, node: ir.Stmt | None = None) -> None:
+        tok = None
+        if node is not None and id(node) not in self._latch_nodes:
+            # `if not p.flag { ... }`: p passed the test in this run of the branch
+            for name in {n.obj.name for n in ir.walk(test) if isinstance(n, ir.Attr) and isinstance(n.obj, ir.Local)}:
+                flags = _unflagged(test, name)
+                if flags and name in self.env:
+                    if tok is None:
+                        tok = self._new_token()
+                        self._latch_runs[tok] = mult
+                        self._latch_nodes.add(id(node))
+                    v = self.env[name]
+                    self.env[name] = attrs.evolve(v, latch=v.latch + tuple((tok, f) for f in flags))
         self._guards.append([test, True])
         try:
             self.block(b, mult)
         finally:
             self._guards.pop()
+            if tok is not None:
+                del self._latch_runs[tok]
+                self._latch_nodes.discard(id(node))
+
+    def _new_token(self) -> int:
+        self._tokens += 1
+        return self._tokens
 
     def _spoil_guards(self, key: str | None = None) -> None:
         """Cards moved (or, with `key`, that local changed): the tests read before may no longer hold."""
@@ -208,15 +246,26 @@ class Bounds:
                 g[1] = False
 
     def stmt(self, s: ir.Stmt, mult: int | None) -> None:
+        if not self._stack and id(s) in self._stages:
+            self._stage = self._stages[id(s)]
         site = None
         if self.recording:
-            site = Site(s, mult, env=dict(self.env), guards=tuple(g[0] for g in self._guards if g[1]))
+            site = Site(s, mult, env=dict(self.env), guards=tuple(g[0] for g in self._guards if g[1]),
+                        stage=self._stage)
             self.sites.append(site)
         self._stmt(s, mult, site)
         if isinstance(s, MOVES_CARDS):
             self._spoil_guards()
         for key in _binds(s):
             self._spoil_guards(key)
+        if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr):
+            flag = s.target.name  # tests reading that field of anything may no longer hold
+            for g in self._guards:
+                if any(isinstance(n, ir.Attr) and n.name == flag for n in ir.walk(g[0])):
+                    g[1] = False
+            if isinstance(s.target.obj, ir.Local) and s.op == "=" and s.value == ir.Bool(True):
+                # `set p.flag = true`: until that field is set again or a procedure runs, p.flag holds
+                self._guards.append([_flag_fact(s.target.obj.name, flag), True])
         if isinstance(s, ir.Let):
             # `let k = min(n, count(pile))`: until cards move or k changes, the pile holds at least k
             for fact in _count_facts(s):
@@ -227,6 +276,15 @@ class Bounds:
             case ir.Award(player=who) | ir.Give(player=who):
                 if site is not None:
                     site.per_player = self._per_player(who, mult)
+                    if isinstance(s, ir.Award) and isinstance(who, ir.Local):
+                        v = self.env.get(who.name, TOP)
+                        site.latch = tuple(sorted({
+                            flag for tok, flag in v.latch
+                            if tok in self._latch_runs and self._latch_runs[tok] is not None
+                            and self._latch_runs[tok] == mult and _flag_fact(who.name, flag) in site.guards}))
+            case ir.Set(target=ir.Attr(obj=obj)):
+                if site is not None:  # how often one player's (card's) field can be set here
+                    site.per_player = self._per_player(obj, mult)
             case ir.Let(name=name, value=value):
                 self.env[name] = self.val(value)
             case ir.Set(target=ir.Local(name=name), op=op, value=value):
@@ -238,16 +296,30 @@ class Bounds:
                               (old[0] + iv[0], old[1] + iv[1]) if op == "+=" else (old[0] - iv[1], old[1] - iv[0]),
                               one=True)
                 self.env[name] = new
-            case ir.For(var=var, coll=coll, body=body):
+            case ir.For(var=var, coll=coll, body=body, where=where):
                 size = self.size(coll)
                 each = self.elem(coll)
+                tok = None
                 if size and self._distinct_players(coll):
                     each = attrs.evolve(each, loop_players=size)
+                    # `for p in players where not p.flag`: the filter is read as the loop starts,
+                    # and each player comes once in a run
+                    flags = _unflagged(where, var)
+                    if flags and id(s) not in self._latch_nodes:
+                        tok = self._new_token()
+                        each = attrs.evolve(each, latch=each.latch + tuple((tok, f) for f in flags))
+                        self._latch_runs[tok] = _mul(mult, size)
+                        self._latch_nodes.add(id(s))
 
                 def bind():
                     self.env[var] = each
 
-                self.loop(body, mult, size, bind)
+                try:
+                    self.loop(body, mult, size, bind)
+                finally:
+                    if tok is not None:
+                        del self._latch_runs[tok]
+                        self._latch_nodes.discard(id(s))
                 self.env.pop(var, None)  # a loop variable is not read after its loop
             case ir.Repeat(count=count, body=body):
                 n = self.int_max(count)
@@ -271,7 +343,7 @@ class Bounds:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b, test=test: self._guarded(test, b, mult))
+                    runs.append(lambda b=b, test=test: self._guarded(test, b, mult, s))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
@@ -380,7 +452,7 @@ class Bounds:
                 for site in self.sites:
                     if isinstance(site.node, ir.Award) and site.node.item == item.name:
                         iv = self.value_at(site, site.node.amount) or (None, None)
-                        terms.append((f"line {site.node.span.line}", *iv, site.per_player))
+                        terms.append((f"line {site.node.span.line}", *iv, self.per_player(site)))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
@@ -403,14 +475,44 @@ class Bounds:
                 if not (isinstance(node, ir.Award) and node.item == item):
                     continue
                 iv = self.value_at(site, node.amount)
-                if iv is None or site.per_player is None or iv[1] <= 0:
+                times = self.per_player(site)
+                if iv is None or times is None or iv[1] <= 0:
                     continue
-                parts.append((iv[1] * site.per_player, node.span.line, iv[1], site.per_player))
+                parts.append((iv[1] * times, node.span.line, iv[1], times))
         finally:
             self._scores_ready = ready
         parts.sort(key=lambda x: (-x[0], x[1]))
         return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
                 f"for one player" for _, line, amount, times in parts[:most]]
+
+    def per_player(self, site: Site) -> int | None:
+        """How often an award can fire for one player: as its loops allow, and no more than
+        a flag that latches it allows (see _latched)."""
+        out = site.per_player
+        for flag in site.latch:
+            most = self._latched(site, flag)
+            if most is not None:
+                out = most if out is None else min(out, most)
+        return out
+
+    def _latched(self, site: Site, flag: str) -> int | None:
+        """How often an award latched by `flag` can fire for one player.  It runs only in a run
+        of a guard (a filter or an `if`) that found `not p.flag`, at most once per run, and after
+        `set p.flag = true` with nothing setting that field in between.  So between two firings
+        p.flag went from true back to false: a setting of it to anything but true, for that
+        player.  Hence at most 1 + those settings; and when none of them lies in the same step
+        of the rounds (or of the setup or scoring) as the award, at most once per run of that
+        step: once per round."""
+        resets = [x for x in self.sites if isinstance(x.node, ir.Set) and isinstance(x.node.target, ir.Attr)
+                  and x.node.target.name == flag and not (x.node.op == "=" and x.node.value == ir.Bool(True))]
+        most = None
+        if all(x.per_player is not None for x in resets):
+            most = 1 + sum(x.per_player for x in resets)
+        if site.stage is not None and all(x.stage is not None and x.stage != site.stage for x in resets):
+            runs = self.round_bound if site.stage[0] == "rounds" else 1
+            if runs is not None:
+                most = runs if most is None else min(most, runs)
+        return most
 
     def _score_interval(self, key: str) -> Interval:
         lo, hi = self.score_bounds().get(key, (None, None))
@@ -826,6 +928,31 @@ class Joined:
     def size(self, e) -> int | None:
         sizes = [b.size(e) for b in self.bs]
         return None if any(x is None for x in sizes) else max(sizes)
+
+
+def _unflagged(test, var: str) -> list[str]:
+    """The fields `f` for which `test` (read as a conjunction) says `not var.f`."""
+    out = []
+    for c in _conjuncts(test):
+        match c:
+            case ir.Not(operand=ir.Attr(obj=ir.Local(name=v), name=f)) if v == var:
+                out.append(f)
+            case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.Bool(value=False)) if v == var:
+                out.append(f)
+    return out
+
+
+def _conjuncts(e) -> list:
+    if e is None:
+        return []
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _flag_fact(var: str, flag: str) -> ir.Expr:
+    """The fact `var.flag` (true), as a guard reads it."""
+    return ir.Attr(ir.Local(var), flag)
 
 
 def _count_facts(s: ir.Let) -> list[ir.Expr]:

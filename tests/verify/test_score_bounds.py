@@ -48,3 +48,61 @@ def test_a_zone_filled_from_another_players_set_counts_every_set():
     """Taking from the next player's stock lets both sets into one player's hand: the bound stays 6
     (a game reaches 3: each player takes one chip a round)."""
     assert proved_and_best(OWN_CHIPS.replace("from p.stock", "from next(p).stock"), "held") == (6, 3)
+
+
+LATCH = """game "Latch" players 2..2
+score bonus "bonus"
+player { done: bool }
+procedure act(p) {
+  choose by p "acts" {
+    option rest { }
+    option finish { FINISH }
+  }
+}
+rounds 2 {
+  phase play {
+    while any(q in players where not q.done) max 3 {
+      TURNS
+    }
+  }
+  phase tidy { for p in players { set p.done = false } }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def latch(finish: str = "set p.done = true  award 1 to p for bonus",
+          turns: str = "for p in players where not p.done { do act(p) }") -> str:
+    return LATCH.replace("FINISH", finish).replace("TURNS", turns)
+
+
+def test_an_award_after_setting_the_flag_its_turns_test_fires_once_a_round():
+    """A player acts only while `not p.done`, and finishing sets p.done before the award; the flag is
+    cleared only in a later step of the round: the award fires once a round (2), not once a pass (6)."""
+    assert proved_and_best(latch(), "bonus") == (2, 2)
+
+
+def test_an_if_not_flag_around_the_turn_latches_the_award_too():
+    """`if not p.done { do act(p) }` inside a loop over every player guards the turn like a filter does."""
+    turns = "for p in players { if not p.done { do act(p) } }"
+    assert proved_and_best(latch(turns=turns), "bonus") == (2, 2)
+
+
+def test_a_flag_cleared_in_the_same_step_lets_the_award_fire_every_pass():
+    """The flag cleared after every pass (in the same step as the award): a player finishes in each of the
+    3 passes of each round, 6 in all, and the bound is 6."""
+    turns = "for p in players where not p.done { do act(p) }\n      for p in players { set p.done = false }"
+    assert proved_and_best(latch(turns=turns), "bonus") == (6, 6)
+
+
+def test_a_flag_cleared_again_before_the_award_does_not_latch_it():
+    """`set p.done = true  set p.done = false  award ...`: the flag is down again when the award fires, so
+    a player finishes in every pass: 6."""
+    finish = "set p.done = true  set p.done = false  award 1 to p for bonus"
+    assert proved_and_best(latch(finish=finish), "bonus") == (6, 6)
+
+
+def test_an_award_repeated_inside_one_turn_is_not_latched_to_once():
+    """Two awards in one turn after the flag is set: twice a round (4 in a game), bounded by every pass (12)."""
+    finish = "set p.done = true  repeat 2 times { award 1 to p for bonus }"
+    assert proved_and_best(latch(finish=finish), "bonus") == (12, 4)
