@@ -118,6 +118,7 @@ class Bounds:
         self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
         self._stage: tuple | None = None
         self._tokens = 0
+        self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
         self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
@@ -207,10 +208,19 @@ class Bounds:
         environment, joined; `keep_current`: running none of them is possible."""
         start = dict(self.env)
         outs = [start] if keep_current else []
+        # a test spoiled on one branch still holds on the others; after them, where it held on every one
+        guards = list(self._guards)
+        held = [g[1] for g in guards]
+        ends = [held] if keep_current else []
         for run in runs:
             self.env = dict(start)
+            for g, h in zip(guards, held):
+                g[1] = h
             run()
             outs.append(self.env)
+            ends.append([g[1] for g in guards])
+        for k, g in enumerate(guards):
+            g[1] = all(e[k] for e in ends) if ends else held[k]
         self.env = join_envs(*outs) if outs else start
 
     def _guarded(self, test, b: ir.Block, mult: int | None, node: ir.Stmt | None = None) -> None:
@@ -235,13 +245,20 @@ class Bounds:
                 del self._latch_runs[tok]
                 self._latch_nodes.discard(id(node))
 
+    def _flags_of(self, name: str) -> list[str]:
+        """The fields `f` for which `name.f` is known to hold here (set true, not set since)."""
+        return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
+
     def _new_token(self) -> int:
         self._tokens += 1
         return self._tokens
 
-    def _spoil_guards(self, key: str | None = None) -> None:
-        """Cards moved (or, with `key`, that local changed): the tests read before may no longer hold."""
+    def _spoil_guards(self, key: str | None = None, fields_too: bool = True) -> None:
+        """Cards moved (or, with `key`, that local changed): the tests read before may no longer hold.
+        A flag fact (marked by a third element) is about a field, which moving cards does not change."""
         for g in self._guards:
+            if key is None and not fields_too and len(g) > 2:
+                continue
             if key is None or any(isinstance(n, ir.Local) and n.name == key for n in ir.walk(g[0])):
                 g[1] = False
 
@@ -255,9 +272,12 @@ class Bounds:
             self.sites.append(site)
         self._stmt(s, mult, site)
         if isinstance(s, MOVES_CARDS):
-            self._spoil_guards()
+            self._spoil_guards(fields_too=isinstance(s, ir.Do))
         for key in _binds(s):
             self._spoil_guards(key)
+        if isinstance(s, ir.Do):
+            self._guards.extend([fact, True, "flag"] for fact in self._post_flags)
+            self._post_flags = []
         if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr):
             flag = s.target.name  # tests reading that field of anything may no longer hold
             for g in self._guards:
@@ -265,7 +285,7 @@ class Bounds:
                     g[1] = False
             if isinstance(s.target.obj, ir.Local) and s.op == "=" and s.value == ir.Bool(True):
                 # `set p.flag = true`: until that field is set again or a procedure runs, p.flag holds
-                self._guards.append([_flag_fact(s.target.obj.name, flag), True])
+                self._guards.append([_flag_fact(s.target.obj.name, flag), True, "flag"])
         if isinstance(s, ir.Let):
             # `let k = min(n, count(pile))`: until cards move or k changes, the pile holds at least k
             for fact in _count_facts(s):
@@ -396,9 +416,18 @@ class Bounds:
                 self.env = given
                 self._stack.append((proc, given))
                 breaks, self._breaks = self._breaks, []  # a break in a procedure cannot end its caller's loop
-                guards, self._guards = self._guards, []  # the caller's tests read the caller's locals
+                # the caller's tests read the caller's locals; only its flag facts (`p.flag` after
+                # `set p.flag = true`) carry over, to the parameters its locals are passed as
+                flags_in = [[_flag_fact(name, f), True, "flag"] for name, a in zip(p.params, args) if isinstance(a, ir.Local)
+                            for f in self._flags_of(a.name)]
+                guards, self._guards = self._guards, flags_in
                 try:
-                    self.block(p.body, mult)
+                    for st in p.body.stmts:
+                        self.stmt(st, mult)
+                    # and back: a flag the procedure leaves set on a parameter is set on the caller's local
+                    self._post_flags = [_flag_fact(a.name, f) for name, a in zip(p.params, args)
+                                        if isinstance(a, ir.Local) and name not in _rebound(p.body)
+                                        for f in self._flags_of(name)]
                 finally:
                     self._breaks = breaks
                     self._guards = guards
@@ -546,7 +575,10 @@ class Bounds:
             case ir.Local(name=name):
                 v = self.env.get(name, TOP)
                 return Val(v.elem, one=True)
-            case ir.Cond(then=a, orelse=b):
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:
+                    return self.elem(a if known else b)
                 return join(self.elem(a), self.elem(b))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self.elem, TOP)
@@ -713,6 +745,10 @@ class Bounds:
                 return len(items)
             case ir.ListComp(var=var, coll=coll, where=where):
                 cards = self.flow.cards_of(ir.ListComp(var, coll, where, None))
+                if cards is None:  # through defs, a ruling's branch, and lists of other zones joined
+                    known = self._zone_cards(coll)
+                    if known is not None:
+                        cards = [c for c in known[1] if all(self.flow._may_pass(c, var, w) for w in _conjuncts(where))]
                 whole = self.size(coll)
                 if cards is not None:
                     alike = self.flow.most_alike(cards, var, where)
@@ -730,7 +766,10 @@ class Bounds:
                 return b if a is None else max(0, a) if b is None else max(0, min(a, b))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self.size, None)
-            case ir.Cond(then=a, orelse=b):
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:  # a ruling's branch
+                    return self.size(a if known else b)
                 x, y = self.size(a), self.size(b)
                 return None if x is None or y is None else max(x, y)
             case ir.BinOp(op="+", left=a, right=b):
@@ -752,6 +791,35 @@ class Bounds:
                 most = most if own is None else min(most, own)
             self._zone_most[key] = most
         return self._zone_most[key]
+
+    def _zone_cards(self, e) -> tuple[frozenset, list[int]] | None:
+        """The zones the items of the list `e` lie in and the cards that can be among them, or None:
+        a zone, a filter of one, a def's body, a ruling's branch, and two such lists joined with `+`
+        when they read different zones (a card lies in one zone at a time, so none comes twice)."""
+        match e:
+            case ir.SharedZone(name=name) | ir.Attr(name=name) if name in self.flow.zone_names:
+                return frozenset({name}), self.flow.cards_in(name)
+            case ir.ListComp(var=var, coll=coll, where=where, value=None):
+                inner = self._zone_cards(coll)
+                if inner is None:
+                    return None
+                return inner[0], [c for c in inner[1] if all(self.flow._may_pass(c, var, w) for w in _conjuncts(where))]
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:
+                    return self._zone_cards(a if known else b)
+                x, y = self._zone_cards(a), self._zone_cards(b)
+                if x is None or y is None:
+                    return None
+                return x[0] | y[0], sorted(set(x[1]) | set(y[1]))
+            case ir.BinOp(op="+", left=a, right=b):
+                x, y = self._zone_cards(a), self._zone_cards(b)
+                if x is None or y is None or x[0] & y[0]:
+                    return None
+                return x[0] | y[0], sorted(set(x[1]) | set(y[1]))
+            case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
+                return self._in_def(func, args, self._zone_cards, None)
+        return None
 
     # ---- bounds of numbers
 
@@ -819,7 +887,10 @@ class Bounds:
                     quots = [p // q for p in x for q in y]
                     return (min(quots), max(quots))
                 return None
-            case ir.Cond(then=a, orelse=b):
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:
+                    return self.interval(a if known else b)
                 return _hull(self.interval(a), self.interval(b))
             case ir.Agg(func="count") | ir.Call(func="count") | ir.Call(func="size"):
                 coll = ir.ListComp(e.var, e.coll, e.where, None) if isinstance(e, ir.Agg) else e.args[0]
@@ -940,6 +1011,11 @@ def _unflagged(test, var: str) -> list[str]:
             case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.Bool(value=False)) if v == var:
                 out.append(f)
     return out
+
+
+def _rebound(body: ir.Block) -> set[str]:
+    """The locals a body binds anew (a parameter among them no longer names what was passed)."""
+    return {k for n in ir.walk(body) if isinstance(n, ir.Stmt) for k in _binds(n)}
 
 
 def _conjuncts(e) -> list:

@@ -53,6 +53,14 @@ def test_a_zone_filled_from_another_players_set_counts_every_set():
 LATCH = """game "Latch" players 2..2
 score bonus "bonus"
 player { done: bool }
+procedure mark(p) { set p.done = true }
+procedure unmark(p) { set p.done = false }
+procedure reward(p) {
+  choose by p "takes" {
+    option nothing { do mark(player(1)) }
+    option bonus { award 1 to p for bonus }
+  }
+}
 procedure act(p) {
   choose by p "acts" {
     option rest { }
@@ -106,3 +114,14 @@ def test_an_award_repeated_inside_one_turn_is_not_latched_to_once():
     """Two awards in one turn after the flag is set: twice a round (4 in a game), bounded by every pass (12)."""
     finish = "set p.done = true  repeat 2 times { award 1 to p for bonus }"
     assert proved_and_best(latch(finish=finish), "bonus") == (12, 4)
+
+
+def test_a_flag_set_by_one_procedure_latches_an_award_in_the_next():
+    """`do mark(p)  do reward(p)`: the flag a procedure leaves set on its parameter holds in the caller and in
+    the next procedure, whatever another option of that procedure does: once a round (2)."""
+    assert proved_and_best(latch(finish="do mark(p)  do reward(p)"), "bonus") == (2, 2)
+
+
+def test_a_procedure_that_clears_the_flag_in_between_does_not_latch_the_award():
+    """`do mark(p)  do unmark(p)  do reward(p)`: the flag is down again at the award: every pass (6)."""
+    assert proved_and_best(latch(finish="do mark(p)  do unmark(p)  do reward(p)"), "bonus") == (6, 6)
