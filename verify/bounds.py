@@ -118,7 +118,8 @@ class Bounds:
         self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
         self._stage: tuple | None = None
         self._tokens = 0
-        self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
+        self._post_flags: list = []
+        self._finish: list[tuple] = []  # (done, firings of one run, of one pass, procedure depth) of `while not done` loops  # flag facts a procedure just read leaves on its caller's locals
         self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
@@ -157,11 +158,25 @@ class Bounds:
     def block(self, b: ir.Block | None, mult: int | None) -> None:
         if b is not None:
             depth = len(self._guards)
+            done_at, outer = self._finishes(b, mult)
             try:
-                for s in b.stmts:
-                    self.stmt(s, mult)
+                for k, s in enumerate(b.stmts):
+                    self.stmt(s, outer if k < done_at else mult)
             finally:
                 del self._guards[depth:]  # facts a `let` in this block stated end with it
+
+    def _finishes(self, b: ir.Block, mult: int | None) -> tuple[int, int | None]:
+        """In a pass of `while not done ... max N` (done a local the loop sets only to true), a block
+        run at most once per pass that sets `done = true` ends the loop after it: what it runs
+        before that fires at most once per run of the loop, not N times.  (The index of that
+        `set`, and the firings of one run of the loop; else past the end, and `mult`.)"""
+        for name, once, inner, depth in self._finish:
+            if inner is None or inner != mult or depth != len(self._stack):
+                continue
+            for k, st in enumerate(b.stmts):
+                if isinstance(st, ir.Set) and st.target == ir.Local(name) and st.op == "=" and st.value == ir.Bool(True):
+                    return k, once
+        return len(b.stmts), mult
 
     def loop(self, body: ir.Block, mult: int | None, times: int | None, bind=None) -> None:
         """A body that runs up to `times` times (None: unknown) for each of
@@ -353,10 +368,14 @@ class Bounds:
                         held[1] = True
 
                     self._guards.append(held)
+                    times = None if n is None else max(0, n)
+                    finishes = [(name, mult, _mul(mult, times), len(self._stack)) for name in _latched_locals(test, body)]
+                    self._finish.extend(finishes)
                     try:
-                        self.loop(body, mult, None if n is None else max(0, n), anew)
+                        self.loop(body, mult, times, anew)
                     finally:  # by identity: two loops' tests may be equal (`while true` in `while true`)
                         self._guards[:] = [g for g in self._guards if g is not held]
+                        del self._finish[len(self._finish) - len(finishes):]
             case ir.If(branches=bs, orelse=orelse):
                 runs, settled = [], False
                 for test, b in bs:
@@ -1010,6 +1029,21 @@ def _unflagged(test, var: str) -> list[str]:
                 out.append(f)
             case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.Bool(value=False)) if v == var:
                 out.append(f)
+    return out
+
+
+def _latched_locals(test, body: ir.Block) -> list[str]:
+    """The locals `d` of a `while not d and ...` that its body (not counting procedures, which
+    have locals of their own) only ever sets to true."""
+    out = []
+    for c in _conjuncts(test):
+        if isinstance(c, ir.Not) and isinstance(c.operand, ir.Local):
+            d = c.operand.name
+            if all(not (isinstance(n, ir.Let) and n.name == d) and
+                   not (isinstance(n, ir.Set) and n.target == ir.Local(d) and not (n.op == "=" and n.value == ir.Bool(True)))
+                   and not (isinstance(n, (ir.For, ir.Pick, ir.Choose)) and getattr(n, "var", None) == d)
+                   for n in ir.walk(body)):
+                out.append(d)
     return out
 
 

@@ -125,3 +125,40 @@ def test_a_flag_set_by_one_procedure_latches_an_award_in_the_next():
 def test_a_procedure_that_clears_the_flag_in_between_does_not_latch_the_award():
     """`do mark(p)  do unmark(p)  do reward(p)`: the flag is down again at the award: every pass (6)."""
     assert proved_and_best(latch(finish="do mark(p)  do unmark(p)  do reward(p)"), "bonus") == (6, 6)
+
+
+TURN = """game "Turn" players 2..2
+score bonus "bonus"
+score extra "extra"
+procedure turn(p) {
+  let done = false
+  while not done max 3 {
+    choose by p "acts" {
+      option finish { FINISH }
+      option wait { award 1 to p for extra }
+    }
+  }
+}
+rounds 2 { for p in players { do turn(p) } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_what_a_turn_does_before_setting_done_fires_once_per_turn():
+    """`while not done max 3`, one option awarding and then setting done: the award fires once per turn (2 in
+    two rounds), the other option every pass (6)."""
+    text = TURN.replace("FINISH", "award 1 to p for bonus  set done = true")
+    assert proved_and_best(text, "bonus") == (2, 2)
+    assert proved_and_best(text, "extra") == (6, 6)
+
+
+def test_a_done_flag_set_back_to_false_in_the_loop_ends_nothing():
+    """`set done = true  set done = false`: the loop goes on, so the award fires every pass (6)."""
+    text = TURN.replace("FINISH", "award 1 to p for bonus  set done = true  set done = false")
+    assert proved_and_best(text, "bonus") == (6, 6)
+
+
+def test_a_loop_before_setting_done_still_multiplies_within_the_turn():
+    """Two awards in a `repeat 2` before `set done = true`: twice per turn, 4 in two rounds."""
+    text = TURN.replace("FINISH", "repeat 2 times { award 1 to p for bonus }  set done = true")
+    assert proved_and_best(text, "bonus") == (4, 4)
