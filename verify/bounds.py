@@ -56,6 +56,9 @@ class Val:
     # (guard, flag) pairs: the value passed a test `not x.flag` at that guard (a loop's
     # filter or an `if`) in the run of it being read (see Bounds._latched).
     latch: tuple = ()
+    # A card, or a list of distinct cards (see Bounds._zone_cards): (the zones they lie in, the
+    # cards that can be it, or among them).  None: not known.
+    zc: tuple | None = None
 
 
 TOP = Val()
@@ -67,7 +70,8 @@ def join(a: Val, b: Val) -> Val:
     return Val(_hull(a.iv, b.iv), None if a.size is None or b.size is None else max(a.size, b.size),
                _hull(a.elem, b.elem), a.distinct and b.distinct, a.one and b.one,
                a.loop_players if a.loop_players == b.loop_players else None,
-               tuple(x for x in a.latch if x in b.latch))
+               tuple(x for x in a.latch if x in b.latch),
+               None if a.zc is None or b.zc is None else (a.zc[0] | b.zc[0], tuple(sorted(set(a.zc[1]) | set(b.zc[1])))))
 
 
 def join_envs(*envs: dict) -> dict:
@@ -571,7 +575,9 @@ class Bounds:
     def val(self, e) -> Val:
         if isinstance(e, ir.Local):
             return self.env.get(e.name, TOP)
-        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e))
+        zc = self._zone_cards(e)
+        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e),
+                   zc=None if zc is None else (zc[0], tuple(zc[1])))
 
     def elem(self, coll) -> Val:
         """What one element of the collection `coll` is known to be."""
@@ -593,7 +599,7 @@ class Bounds:
                 return self.elem(inner)
             case ir.Local(name=name):
                 v = self.env.get(name, TOP)
-                return Val(v.elem, one=True)
+                return Val(v.elem, one=True, zc=v.zc)
             case ir.Cond(test=test, then=a, orelse=b):
                 known = self.truth(test)
                 if known is not None:
@@ -601,7 +607,9 @@ class Bounds:
                 return join(self.elem(a), self.elem(b))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self.elem, TOP)
-        return Val(one=True)  # a player, a card, a symbol: one item, no number known
+        zc = self._zone_cards(coll)
+        # a player, a card, a symbol: one item, no number known (a card of those that can lie there)
+        return Val(one=True, zc=None if zc is None else (zc[0], tuple(zc[1])))
 
     def _one(self, e) -> bool:
         """Whether `e` is surely a single value, never a list (an award to it gives once)."""
@@ -838,7 +846,45 @@ class Bounds:
                 return x[0] | y[0], sorted(set(x[1]) | set(y[1]))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self._zone_cards, None)
+            case ir.Local(name=name):  # a list passed or bound whole
+                v = self.env.get(name, TOP)
+                return None if v.zc is None or v.one else (v.zc[0], list(v.zc[1]))
         return None
+
+    def _per_card(self, coll, var: str, value) -> list | None:
+        """`value`'s range for each card that can be in the list of distinct cards `coll`, `var` that card."""
+        zc = self._zone_cards(coll)
+        if zc is None:
+            return None
+        out = []
+        for c in zc[1]:
+            iv = self._with(var, Val(one=True, zc=(zc[0], (c,))), lambda: self.interval(value))
+            if iv is None:
+                return None
+            out.append(iv)
+        return out
+
+    def _card_field(self, obj, name: str) -> Interval:
+        """The range of a card's field when the card is known to be one of some cards: their fixed
+        values, or the declared range of the state for their kinds.  None: not known so."""
+        if not isinstance(obj, ir.Local):
+            return None
+        v = self.env.get(obj.name)
+        if v is None or v.zc is None or not v.one or not v.zc[1]:
+            return None
+        t, out = self.t, None
+        for c in v.zc[1]:
+            x = t.fields[c].get(name)
+            if name in t.kind_states[t.kind[c]]:
+                iv = _domain_interval(t.state_domain[(t.kind[c], name)])
+            elif isinstance(x, int):  # a bool too
+                iv = (int(x), int(x))
+            else:
+                return None
+            if iv is None:
+                return None
+            out = iv if out is None else _hull(out, iv)
+        return out
 
     # ---- bounds of numbers
 
@@ -868,6 +914,8 @@ class Bounds:
                 return (v, v) if isinstance(v, int) and not isinstance(v, bool) else None
             case ir.GlobalVar(name=name):
                 return _domain_interval(t.global_vars[name].domain)
+            case ir.Attr(obj=obj, name=name) if self._card_field(obj, name) is not None:
+                return self._card_field(obj, name)
             case ir.Attr(name=name):
                 # every declaration that a `.name` can read: a field of the same
                 # name as a built-in (a card's `seat`) counts with the built-in
@@ -927,7 +975,14 @@ class Bounds:
             case ir.Agg(func="sum", var=var, coll=coll, where=where, value=value) if value is not None:
                 s = self.size(ir.ListComp(var, coll, where, None))
                 iv = self._with(var, self.elem(coll), lambda: self.interval(value))
-                return None if s is None or iv is None else (min(0, s * iv[0]), max(0, s * iv[1]))
+                out = None if s is None or iv is None else (min(0, s * iv[0]), max(0, s * iv[1]))
+                each = self._per_card(ir.ListComp(var, coll, where, None), var, value)
+                if s is not None and each is not None:
+                    # distinct cards, each at most its own largest value: the s largest of them
+                    his = sorted((max(0, x[1]) for x in each), reverse=True)[:s]
+                    los = sorted(min(0, x[0]) for x in each)[:s]
+                    out = (sum(los), sum(his)) if out is None else (max(out[0], sum(los)), min(out[1], sum(his)))
+                return out
             case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
                 if value is None:
                     return self.elem(coll).iv

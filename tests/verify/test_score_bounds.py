@@ -162,3 +162,28 @@ def test_a_loop_before_setting_done_still_multiplies_within_the_turn():
     """Two awards in a `repeat 2` before `set done = true`: twice per turn, 4 in two rounds."""
     text = TURN.replace("FINISH", "repeat 2 times { award 1 to p for bonus }  set done = true")
     assert proved_and_best(text, "bonus") == (4, 4)
+
+
+VALUES = """game "Values" players 2..2
+component gem "gem" { v: 0..20 }
+zone pool: shared public unordered
+zone hand: per_player public unordered
+cards gem in pool { 1 x v = 1  1 x v = 2  1 x v = 3  1 x v = 10 }
+score worth "worth"
+rounds 2 {
+  for p in players { may choose c from pool by p "takes a gem" { move c to p.hand } }
+}
+scoring { for p in players { award SUM to p for worth } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_sum_over_a_zones_cards_is_at_most_the_largest_values_those_cards_have():
+    """`sum(c.v for c in p.hand)` over gems worth 1, 2, 3 and 10 (declared 0..20): at most 16, what all four
+    are worth, not 4 x 20; a game reaches 13 (two gems each)."""
+    assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in p.hand)"), "worth") == (16, 13)
+
+
+def test_a_sum_over_a_list_that_names_each_card_twice_is_not_read_as_distinct_cards():
+    """`[x in p.hand] + [x in p.hand]` counts each gem twice: it is read as 8 items of up to 20 each (160), and a game reaches 26."""
+    assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in [x in p.hand] + [x in p.hand])"), "worth") == (160, 26)
