@@ -123,7 +123,8 @@ class Bounds:
         self._stage: tuple | None = None
         self._tokens = 0
         self._post_flags: list = []
-        self._finish: list[tuple] = []  # (done, firings of one run, of one pass, procedure depth) of `while not done` loops  # flag facts a procedure just read leaves on its caller's locals
+        self._finish: list[tuple] = []
+        self._sink_zones: set[str] | None = None  # (done, firings of one run, of one pass, procedure depth) of `while not done` loops  # flag facts a procedure just read leaves on its caller's locals
         self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
@@ -403,9 +404,11 @@ class Bounds:
                         most = size if hi is None else hi if size is None else min(hi, size)
                         chosen = Val(size=most, elem=self.elem(src).iv, distinct=self._distinct_players(src))
 
+                    once = self._consumed(var, src, body, mult) if kind is None else mult
+
                     def run_body(chosen=chosen):
                         self.env[var] = chosen
-                        self.block(body, mult)
+                        self._capped_block(body, mult, once)
 
                     runs.append(run_body)
                 if orelse is not None:
@@ -413,10 +416,11 @@ class Bounds:
                 self.branches(runs, keep_current=True)
             case ir.Pick(var=var, source=src, body=body):
                 chosen = self.elem(src)
+                once = self._consumed(var, src, body, mult)
 
                 def run_pick():
                     self.env[var] = chosen
-                    self.block(body, mult)
+                    self._capped_block(body, mult, once)
 
                 self.branches([run_pick], keep_current=True)
             case ir.Phase(body=body):
@@ -850,6 +854,52 @@ class Bounds:
                 v = self.env.get(name, TOP)
                 return None if v.zc is None or v.one else (v.zc[0], list(v.zc[1]))
         return None
+
+    def _capped_block(self, body: ir.Block, mult: int | None, cap: int | None) -> None:
+        """A block that runs `cap` times in a whole game rather than `mult` (the firings its loops
+        give).  Those `cap` runs may all be one player's: a loop's player is not read as each
+        player in turn while it runs (what it binds anew inside is)."""
+        if cap == mult:
+            self.block(body, mult)
+            return
+        spread = {k: v for k, v in self.env.items() if v.loop_players}
+        for k, v in spread.items():
+            self.env[k] = attrs.evolve(v, loop_players=None)
+        stripped = {k: self.env[k] for k in spread}
+        self.block(body, cap)
+        for k, v in spread.items():
+            if self.env.get(k) is stripped[k]:
+                self.env[k] = v
+
+    def _consumed(self, var: str, src, body: ir.Block, mult: int | None) -> int | None:
+        """How often the body of a choice (or pick) of one card from `src` can run: when it always
+        moves the chosen card into a zone no rule takes cards from (a discard no rule reshuffles),
+        which `src` does not read, each card is chosen so at most once in a game: at most as
+        often as there are cards that can lie in `src`."""
+        zc = self._zone_cards(src)
+        if zc is None or body is None:
+            return mult
+        sinks = self._sinks()
+        moved = [k for k, st in enumerate(body.stmts) if isinstance(st, ir.Move) and st.what == ir.Local(var)
+                 and isinstance(st.dest, ir.SharedZone) and st.dest.name in sinks and st.dest.name not in zc[0]]
+        rebound = any(isinstance(n, ir.Stmt) and var in _binds(n) for n in ir.walk(body))
+        # a `break` before the move would leave the card where it was
+        if not moved or rebound or any(isinstance(n, ir.Break) for st in body.stmts[:moved[0]] for n in ir.walk(st)):
+            return mult
+        most = len(zc[1])
+        return most if mult is None else min(mult, most)
+
+    def _sinks(self) -> set[str]:
+        """The zones no rule takes cards from (every move, draw and exchange read, as `where cards can go` reads them)."""
+        if self._sink_zones is None:
+            taken: set[str] = set()
+            for src, _, _ in self.flow.moves:
+                if src is None:  # a move from anywhere: no zone is a sink
+                    taken = set(self.flow.zone_names)
+                    break
+                taken |= src
+            self._sink_zones = set(self.flow.zone_names) - taken
+        return self._sink_zones
 
     def _per_card(self, coll, var: str, value) -> list | None:
         """`value`'s range for each card that can be in the list of distinct cards `coll`, `var` that card."""

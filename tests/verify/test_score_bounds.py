@@ -187,3 +187,33 @@ def test_a_sum_over_a_zones_cards_is_at_most_the_largest_values_those_cards_have
 def test_a_sum_over_a_list_that_names_each_card_twice_is_not_read_as_distinct_cards():
     """`[x in p.hand] + [x in p.hand]` counts each gem twice: it is read as 8 items of up to 20 each (160), and a game reaches 26."""
     assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in [x in p.hand] + [x in p.hand])"), "worth") == (160, 26)
+
+
+SPENT = """game "Spent" players 2..2
+component coin "coin" { v: 1..1 = 1 }
+zone pool: shared public unordered
+zone spent: shared public unordered
+cards coin in pool { 3 x v = 1 }
+score used "used"
+rounds 4 {
+  for p in players {
+    may choose c from pool by p "spends a coin" {
+      move c to spent
+      award 1 to p for used
+    }
+  }
+  REFILL
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_choice_that_discards_the_chosen_card_for_good_runs_once_per_card():
+    """Each coin spent goes to a pile no rule takes from: at most 3 spends in a game, and all 3 may be one
+    player's (not 3 shared out among the players), though the loop offers 4."""
+    assert proved_and_best(SPENT.replace("REFILL", ""), "used") == (3, 3)
+
+
+def test_a_discard_that_the_rules_take_back_is_no_limit():
+    """`move spent to pool` each round: a coin can be spent again, so a player spends one every round (4)."""
+    assert proved_and_best(SPENT.replace("REFILL", "move spent to pool"), "used") == (4, 4)
