@@ -122,9 +122,14 @@ class Bounds:
         self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
         self._stage: tuple | None = None
         self._tokens = 0
-        self._post_flags: list = []
+        self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
+        # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
         self._finish: list[tuple] = []
-        self._sink_zones: set[str] | None = None  # (done, firings of one run, of one pass, procedure depth) of `while not done` loops  # flag facts a procedure just read leaves on its caller's locals
+        self._sink_zones: set[str] | None = None
+        self._capped = 0  # blocks being read whose firings are a cap, not what the loops around them give
+        # zone -> the most cards that ever arrive there (one player's, for a per-player zone), from a
+        # first reading of the rules (see _arrivals); empty on that first reading
+        self._caps: dict[str, int] = {}
         self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
@@ -137,12 +142,94 @@ class Bounds:
             else:  # the first round always runs; the cap is checked after each round
                 c = self.int_max(r.cap)
                 self.round_bound = None if c is None else max(1, c)
-        self.env = {}
         for region, stmts in (("setup", opening_steps(spec.setup)),
                               ("rounds", spec.rounds.body.stmts if spec.rounds is not None else ()),
                               ("scoring", opening_steps(spec.scoring))):
             for k, st in enumerate(stmts):
                 self._stages[id(st)] = (region, k)
+        self._read()
+        caps = self._arrivals()
+        if any(most < self._one_players(z) for z, most in caps.items()):
+            # read again, every zone holding at most what can arrive there (a bound the first
+            # reading proved, so the second stays sound)
+            self._caps = caps
+            self._zone_most = {}
+            self.sites = []
+            self._read()
+
+    def _arrivals(self) -> dict[str, int]:
+        """Zone -> the most cards that can ever arrive there, those it starts with counted (for a
+        zone of each player's, one player's): every move, draw and exchange into it at most as often
+        as it can fire (for one player), times the cards it moves.  A zone that a move of unknown
+        destination or size may fill is left out; a move that may fill all zones leaves none."""
+        t = self.t
+        start: dict[tuple, int] = {}
+        for slot in t.start_slot:
+            z, o = t.zone_slots[slot]
+            key = (z.name, None if o is None else o.i)
+            start[key] = start.get(key, 0) + 1
+        came: dict[str, int] = {}
+        open_: set[str] = set()  # zones some move fills an unknown number of times
+
+        def add(zones, times, each):
+            for z in zones:
+                if times is None or each is None:
+                    open_.add(z)
+                else:
+                    came[z] = came.get(z, 0) + times * each
+
+        for site in self.sites:
+            node = site.node
+            saved, self.env = self.env, site.env
+            try:
+                match node:
+                    case ir.Move(what=what, dest=dest) | ir.Draw(count=what, dest=dest):
+                        if isinstance(node, ir.Draw):
+                            iv = self.interval(what)
+                            each = None if iv is None else max(0, iv[1])
+                        else:
+                            v = self.val(what)
+                            each = 1 if v.one else v.size
+                        zones, own = self._filled(dest)
+                        if zones is None:
+                            return {}
+                        add(zones, site.per_player if own else site.firings, each)
+                    case ir.Exchange(a=a, b=b):
+                        for x, y in ((a, b), (b, a)):  # each side's cards go where the other's lay: a
+                            vx, vy = self.val(x), self.val(y)  # zone those cards can ever lie in
+                            if vy.zc is None:
+                                return {}
+                            reach = self.flow.early if self.flow.early is not None else self.flow.reach
+                            zones = set().union(*(reach[c] for c in vy.zc[1])) | \
+                                set().union(*(self.flow.reach[c] for c in vy.zc[1]))
+                            add(zones, site.firings, 1 if vx.one else vx.size)
+            finally:
+                self.env = saved
+        out = {}
+        for z in self.flow.zone_names - open_:
+            first = max((n for (name, _), n in start.items() if name == z), default=0)
+            out[z] = first + came.get(z, 0)
+        return out
+
+    def _filled(self, dest) -> tuple[set[str] | None, bool]:
+        """The zones a move's destination can be, and whether it is one player's zone (counted per
+        player); None when not known."""
+        match dest:
+            case ir.SharedZone(name=name):
+                return {name}, False
+            case ir.Attr(name=name) if name in self.flow.zone_names:
+                return {name}, True
+        v = self.val(dest)
+        if v.zc is not None and not v.one:
+            return set(v.zc[0]), False
+        return None, False
+
+    def _read(self) -> None:
+        """Read the whole game once, recording every statement's site."""
+        spec = self.spec
+        self.env = {}
+        self._scores_ready = False
+        self._stage = None
         # the setup's opening steps run while cards still lie where the spec deals them
         self.flow.opening = self.flow.early is not None
         for st in opening_steps(spec.setup):
@@ -322,8 +409,8 @@ class Bounds:
                             flag for tok, flag in v.latch
                             if tok in self._latch_runs and self._latch_runs[tok] is not None
                             and self._latch_runs[tok] == mult and _flag_fact(who.name, flag) in site.guards}))
-            case ir.Set(target=ir.Attr(obj=obj)):
-                if site is not None:  # how often one player's (card's) field can be set here
+            case ir.Set(target=ir.Attr(obj=obj)) | ir.Move(dest=ir.Attr(obj=obj)) | ir.Draw(dest=ir.Attr(obj=obj)):
+                if site is not None:  # how often one player's (card's) field, or zone, can be set or filled here
                     site.per_player = self._per_player(obj, mult)
             case ir.Let(name=name, value=value):
                 self.env[name] = self.val(value)
@@ -387,7 +474,7 @@ class Bounds:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b, test=test: self._guarded(test, b, mult, s))
+                    runs.append(lambda b=b, test=test: self._guarded(test, b, self._one_round(test, mult), s))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
@@ -580,8 +667,11 @@ class Bounds:
         if isinstance(e, ir.Local):
             return self.env.get(e.name, TOP)
         zc = self._zone_cards(e)
-        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e),
-                   zc=None if zc is None else (zc[0], tuple(zc[1])))
+        zc = None if zc is None else (zc[0], tuple(zc[1]))
+        match e:
+            case ir.Call(func="first" | "last", args=(coll,)) | ir.Index(obj=coll):
+                zc = self.elem(coll).zc  # one of the list's cards
+        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e), zc=zc)
 
     def elem(self, coll) -> Val:
         """What one element of the collection `coll` is known to be."""
@@ -767,7 +857,8 @@ class Bounds:
             case ir.AllPlayers() | ir.PlayersFrom():
                 return self.n
             case ir.SharedZone(name=name) if name in self.flow.zone_names:
-                return len(self.flow.cards_in(name))  # the cards that can ever lie there
+                most = len(self.flow.cards_in(name))  # the cards that can ever lie there
+                return min(most, self._caps[name]) if name in self._caps else most
             case ir.Attr(name=name) if name in self.flow.zone_names:
                 return self._one_players(name)
             case ir.SharedZone() | ir.Attr():
@@ -820,6 +911,8 @@ class Bounds:
             if zone in self._per_player_zones:
                 own = _most_per_player(self, zone)
                 most = most if own is None else min(most, own)
+            if zone in self._caps:
+                most = min(most, self._caps[zone])
             self._zone_most[key] = most
         return self._zone_most[key]
 
@@ -866,10 +959,29 @@ class Bounds:
         for k, v in spread.items():
             self.env[k] = attrs.evolve(v, loop_players=None)
         stripped = {k: self.env[k] for k in spread}
-        self.block(body, cap)
+        self._capped += 1  # the firings inside no longer follow the rounds (see _one_round)
+        try:
+            self.block(body, cap)
+        finally:
+            self._capped -= 1
         for k, v in spread.items():
             if self.env.get(k) is stripped[k]:
                 self.env[k] = v
+
+    def _one_round(self, test, mult: int | None) -> int | None:
+        """A branch under `round == K` (K a number) runs in one round only: in the rounds, where
+        every firing count is the rounds times what one round gives, it fires that one round's
+        share."""
+        r = self.round_bound
+        if (mult is None or not r or self._capped or self._stage is None or self._stage[0] != "rounds"
+                or mult % r):
+            return mult
+        for c in _conjuncts(test):
+            match c:
+                case ir.BinOp(op="==", left=ir.Builtin(name="round"), right=ir.Int()) | \
+                        ir.BinOp(op="==", left=ir.Int(), right=ir.Builtin(name="round")):
+                    return mult // r
+        return mult
 
     def _consumed(self, var: str, src, body: ir.Block, mult: int | None) -> int | None:
         """How often the body of a choice (or pick) of one card from `src` can run: when it always

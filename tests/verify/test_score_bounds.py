@@ -27,9 +27,7 @@ zone stock: per_player public unordered
 zone hand: per_player public unordered
 cards chip per player in stock { 3 x size = 1 }
 score held "held"
-procedure take(p) {
-  may choose c from p.stock by p "takes a chip" { move c to p.hand }
-}
+procedure take(p) { move p.stock to p.hand }
 rounds 3 {
   for p in players { do take(p) }
 }
@@ -39,15 +37,15 @@ winner among p in players by vp(p) desc else shared
 
 
 def test_a_players_zone_holds_at_most_their_own_set_when_the_rules_keep_sets_apart():
-    """Chips dealt 3 per player and only ever taken from one's own stock: one player's hand holds at most
-    3 (not the 6 of both sets), and a game reaches 3."""
+    """Chips dealt 3 per player and only ever taken from one's own stock (all at once, each round): one
+    player's hand holds at most 3 (not the 6 of both sets), and a game reaches 3."""
     assert proved_and_best(OWN_CHIPS, "held") == (3, 3)
 
 
 def test_a_zone_filled_from_another_players_set_counts_every_set():
     """Taking from the next player's stock lets both sets into one player's hand: the bound stays 6
-    (a game reaches 3: each player takes one chip a round)."""
-    assert proved_and_best(OWN_CHIPS.replace("from p.stock", "from next(p).stock"), "held") == (6, 3)
+    (a game reaches 3: each player takes the other's three)."""
+    assert proved_and_best(OWN_CHIPS.replace("move p.stock", "move next(p).stock"), "held") == (6, 3)
 
 
 LATCH = """game "Latch" players 2..2
@@ -170,7 +168,7 @@ zone pool: shared public unordered
 zone hand: per_player public unordered
 cards gem in pool { 1 x v = 1  1 x v = 2  1 x v = 3  1 x v = 10 }
 score worth "worth"
-rounds 2 {
+rounds 4 {
   for p in players { may choose c from pool by p "takes a gem" { move c to p.hand } }
 }
 scoring { for p in players { award SUM to p for worth } }
@@ -180,13 +178,13 @@ winner among p in players by vp(p) desc else shared
 
 def test_a_sum_over_a_zones_cards_is_at_most_the_largest_values_those_cards_have():
     """`sum(c.v for c in p.hand)` over gems worth 1, 2, 3 and 10 (declared 0..20): at most 16, what all four
-    are worth, not 4 x 20; a game reaches 13 (two gems each)."""
-    assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in p.hand)"), "worth") == (16, 13)
+    are worth, not 4 x 20; a game reaches 16 (the other player passes)."""
+    assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in p.hand)"), "worth") == (16, 16)
 
 
 def test_a_sum_over_a_list_that_names_each_card_twice_is_not_read_as_distinct_cards():
-    """`[x in p.hand] + [x in p.hand]` counts each gem twice: it is read as 8 items of up to 20 each (160), and a game reaches 26."""
-    assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in [x in p.hand] + [x in p.hand])"), "worth") == (160, 26)
+    """`[x in p.hand] + [x in p.hand]` counts each gem twice: it is read as 8 items of up to 20 each (160), and a game reaches 32."""
+    assert proved_and_best(VALUES.replace("SUM", "sum(c.v for c in [x in p.hand] + [x in p.hand])"), "worth") == (160, 32)
 
 
 SPENT = """game "Spent" players 2..2
@@ -217,3 +215,44 @@ def test_a_choice_that_discards_the_chosen_card_for_good_runs_once_per_card():
 def test_a_discard_that_the_rules_take_back_is_no_limit():
     """`move spent to pool` each round: a coin can be spent again, so a player spends one every round (4)."""
     assert proved_and_best(SPENT.replace("REFILL", "move spent to pool"), "used") == (4, 4)
+
+
+FIRST_ROUND = """game "First round" players 2..2
+score early "early"
+rounds 3 {
+  for p in players { choose by p "claims" { option claim { if TEST { award 5 to p for early } } option skip { } } }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_branch_under_round_equals_a_number_runs_in_one_round_only():
+    """`if round == 1 { award 5 }` in a three-round game: at most 5, not 15."""
+    assert proved_and_best(FIRST_ROUND.replace("TEST", "round == 1"), "early") == (5, 5)
+
+
+def test_a_branch_under_a_range_of_rounds_is_not_read_as_one_round():
+    """`if round >= 2`: two rounds award 5 each (10); the bound stays every round's (15)."""
+    assert proved_and_best(FIRST_ROUND.replace("TEST", "round >= 2"), "early") == (15, 10)
+
+
+ROW = """game "Row" players 2..2
+component tile "tile" { v: 1..1 = 1 }
+zone deck: shared hidden stack
+zone row: shared public row
+cards tile in deck { 10 x v = 1 }
+score seen "seen"
+rounds 2 { draw DRAWN from deck to row }
+scoring { for p in players { award count(row) to p for seen } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_zone_holds_at_most_the_cards_that_can_arrive_there():
+    """One tile drawn into the row in each of two rounds: the row holds at most 2 of the deck's 10."""
+    assert proved_and_best(ROW.replace("DRAWN", "1"), "seen") == (2, 2)
+
+
+def test_the_cards_that_arrive_count_each_move_by_its_size():
+    """Three tiles a round: 6 arrive, and the row holds 6."""
+    assert proved_and_best(ROW.replace("DRAWN", "3"), "seen") == (6, 6)
