@@ -130,6 +130,7 @@ class Bounds:
         # zone -> the most cards that ever arrive there (one player's, for a per-player zone), from a
         # first reading of the rules (see _arrivals); empty on that first reading
         self._caps: dict[str, int] = {}
+        self._passes: dict[tuple, int] = {}  # a while loop's site -> the most passes one run makes (proved)
         self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
@@ -149,13 +150,27 @@ class Bounds:
                 self._stages[id(st)] = (region, k)
         self._read()
         caps = self._arrivals()
-        if any(most < self._one_players(z) for z, most in caps.items()):
-            # read again, every zone holding at most what can arrive there (a bound the first
-            # reading proved, so the second stays sound)
-            self._caps = caps
+        passes = self._loop_passes()
+        if passes or any(most < self._one_players(z) for z, most in caps.items()):
+            # read again, every zone holding at most what can arrive there and every loop whose cap
+            # is proved out of reach making at most the passes proved (bounds the first reading
+            # proved, so the second stays sound)
+            self._caps, self._passes = caps, passes
             self._zone_most = {}
             self.sites = []
             self._read()
+
+    def _loop_passes(self) -> dict[tuple, int]:
+        """Each while loop whose cap is proved out of reach (verify/termination.py, from this
+        reading): the most passes one run of it makes, where below its cap."""
+        from .termination import CapProof, loop_scopes, prove_cap  # it imports this module
+
+        out = {}
+        for site, (node, scope) in loop_scopes(self.spec).items():
+            proof = prove_cap([self], node, scope)
+            if isinstance(proof, CapProof) and proof.passes < proof.cap:
+                out[site] = proof.passes
+        return out
 
     def _arrivals(self) -> dict[str, int]:
         """Zone -> the most cards that can ever arrive there, those it starts with counted (for a
@@ -453,6 +468,8 @@ class Bounds:
                 self.loop(body, mult, None if n is None else max(0, n))
             case ir.While(test=test, limit=limit, body=body):
                 n = self.int_max(limit)
+                if s.span.site in self._passes:
+                    n = self._passes[s.span.site] if n is None else min(n, self._passes[s.span.site])
                 if self.truth(test) is not False:
                     held = [test, True]  # the loop's test holds at the start of every pass
 

@@ -256,3 +256,33 @@ def test_a_zone_holds_at_most_the_cards_that_can_arrive_there():
 def test_the_cards_that_arrive_count_each_move_by_its_size():
     """Three tiles a round: 6 arrive, and the row holds 6."""
     assert proved_and_best(ROW.replace("DRAWN", "3"), "seen") == (6, 6)
+
+
+EMPTY_HAND = """game "Empty hand" players 2..2
+component card "card" { v: 1..1 = 1 }
+zone hand: shared public unordered
+zone pile: shared public unordered
+cards card in hand { 2 x v = 1 }
+score played "played"
+rounds 1 {
+  while count(hand) > 0 max 4 {
+    PLAY
+  }
+}
+scoring { move pile to hand }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_loop_whose_cap_is_proved_out_of_reach_runs_only_the_passes_proved():
+    """Each pass plays one of the 2 cards: the loop makes at most 2 passes (its cap of 4 is proved out of
+    reach), so at most 2 plays."""
+    play = 'choose c from hand by player(1) "plays" { move c to pile  award 1 to player(1) for played }'
+    assert proved_and_best(EMPTY_HAND.replace("PLAY", play), "played") == (2, 2)
+
+
+def test_a_loop_that_may_pass_without_playing_keeps_its_cap():
+    """`may choose`: a pass may play nothing, so the cap is not proved out of reach: the bound is the 4
+    passes (a game plays 2)."""
+    play = 'may choose c from hand by player(1) "plays" { move c to pile  award 1 to player(1) for played }'
+    assert proved_and_best(EMPTY_HAND.replace("PLAY", play), "played") == (4, 2)
