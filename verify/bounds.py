@@ -208,7 +208,7 @@ class Bounds:
                         zones, own = self._filled(dest)
                         if zones is None:
                             return {}
-                        add(zones, site.per_player if own else site.firings, each)
+                        add(zones, self.per_player(site) if own else site.firings, each)
                     case ir.Exchange(a=a, b=b):
                         for x, y in ((a, b), (b, a)):  # each side's cards go where the other's lay: a
                             vx, vy = self.val(x), self.val(y)  # zone those cards can ever lie in
@@ -224,7 +224,87 @@ class Bounds:
         for z in self.flow.zone_names - open_:
             first = max((n for (name, _), n in start.items() if name == z), default=0)
             out[z] = first + came.get(z, 0)
+        for z, y in self._held_by().items():
+            if z in out and y in out:
+                first = max((n for (name, _), n in start.items() if name == z), default=0)
+                out[z] = min(out[z], first + out[y])
         return out
+
+    def _held_by(self) -> dict[str, str]:
+        """Zone Z -> zone Y when every card that comes into a player's Z is laid on a card of that
+        player's Y that held none (`choose g from [g in p.Y where g.f == none] { set g.f = c ... move c
+        to p.Z }`) and field f is only ever set so (to a chosen card, never back to none): each card of
+        Y takes one card in a whole game, so no more cards come into p.Z than ever lie in p.Y."""
+        from .termination import _inline  # it imports this module
+
+        spec, flow = self.spec, self.flow
+        roots = [(x, "main") for x in (spec.setup, spec.scoring) if x is not None] + \
+            ([(spec.rounds.body, "rounds")] if spec.rounds is not None else []) + \
+            [(p.body, "proc:" + p.name) for p in spec.procedures]
+        fills: dict[str, set] = {}  # Z -> the Y of each move into it (None: not of that form)
+        setters: dict[str, bool] = {}  # field -> every setting of it is of that form
+
+        def into(e, scope) -> set[str]:
+            zs = flow.zones_of(e, scope)
+            return set(flow.zone_names) if zs is None else set(zs)
+
+        def swapped(e, scope) -> set[str]:
+            """Where the card an exchange gives for `e` can go: wherever `e`'s cards can ever lie."""
+            zs = flow.zones_of(e, scope)
+            if zs is None:
+                return set(flow.zone_names)
+            return set().union(*(flow.reach[c] for z in zs for c in flow.cards_in(z)))
+
+        def visit(node, chooses, scope):
+            for n in ir.children(node):
+                if isinstance(n, ir.Choose):
+                    visit(n, chooses + [n], scope)
+                    continue
+                if isinstance(n, ir.Move):
+                    y = self._slot_zone(n, chooses, _inline)
+                    for zone in into(n.dest, scope):
+                        fills.setdefault(zone, set()).add(y)
+                elif isinstance(n, ir.Draw):
+                    for zone in into(n.dest, scope):
+                        fills.setdefault(zone, set()).add(None)
+                elif isinstance(n, ir.Exchange):
+                    for zone in swapped(n.a, scope) | swapped(n.b, scope):
+                        fills.setdefault(zone, set()).add(None)
+                elif isinstance(n, ir.Set) and isinstance(n.target, ir.Attr):
+                    ok = any(_slot_set(n, c, chooses) for c in chooses[-1:])
+                    setters[n.target.name] = setters.get(n.target.name, True) and ok
+                visit(n, chooses, scope)
+
+        for root, scope in roots:
+            visit(root, [], scope)
+        out = {}
+        for z, ys in fills.items():
+            if len(ys) == 1 and None not in ys:
+                y, field = next(iter(ys))
+                if setters.get(field, False):
+                    out[z] = y
+        return out
+
+    def _slot_zone(self, move: ir.Move, chooses: list, inline) -> tuple | None:
+        """(Y, f) when `move c to p.Z` lies in `choose g from [g in p.Y where g.f == none]`'s body,
+        after `set g.f = c` there; else None."""
+        if not chooses or not isinstance(move.dest, ir.Attr) or not isinstance(move.dest.obj, ir.Local):
+            return None
+        ch = chooses[-1]
+        if ch.var is None or ch.count_kind is not None or ch.body is None or move not in ch.body.stmts:
+            return None
+        before = ch.body.stmts[:ch.body.stmts.index(move)]
+        sets = [st for st in before if _slot_set(st, ch, chooses) and st.value == move.what]
+        src = inline(self.spec, ch.source)
+        if not sets or not isinstance(src, ir.ListComp) or not isinstance(src.coll, ir.Attr):
+            return None
+        field = sets[0].target.name
+        empty = ir.BinOp("==", ir.Attr(ir.Local(src.var), field), ir.NoneLit()) if hasattr(ir, "NoneLit") else None
+        if src.coll.obj != move.dest.obj or empty is None or empty not in _conjuncts(src.where):
+            return None
+        if any(isinstance(st, ir.Stmt) and src.coll.obj.name in _binds(st) for st in before):
+            return None
+        return src.coll.name, field
 
     def _filled(self, dest) -> tuple[set[str] | None, bool]:
         """The zones a move's destination can be, and whether it is one player's zone (counted per
@@ -367,6 +447,15 @@ class Bounds:
                 del self._latch_runs[tok]
                 self._latch_nodes.discard(id(node))
 
+    def _latches(self, who, mult: int | None, site: Site) -> tuple:
+        """The flags that latch a statement firing for the player `who` (see _latched)."""
+        if not isinstance(who, ir.Local):
+            return ()
+        v = self.env.get(who.name, TOP)
+        return tuple(sorted({flag for tok, flag in v.latch
+                             if self._latch_runs.get(tok) is not None and self._latch_runs[tok] == mult
+                             and _flag_fact(who.name, flag) in site.guards}))
+
     def _flags_of(self, name: str) -> list[str]:
         """The fields `f` for which `name.f` is known to hold here (set true, not set since)."""
         return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
@@ -418,15 +507,13 @@ class Bounds:
             case ir.Award(player=who) | ir.Give(player=who):
                 if site is not None:
                     site.per_player = self._per_player(who, mult)
-                    if isinstance(s, ir.Award) and isinstance(who, ir.Local):
-                        v = self.env.get(who.name, TOP)
-                        site.latch = tuple(sorted({
-                            flag for tok, flag in v.latch
-                            if tok in self._latch_runs and self._latch_runs[tok] is not None
-                            and self._latch_runs[tok] == mult and _flag_fact(who.name, flag) in site.guards}))
+                    if isinstance(s, ir.Award):
+                        site.latch = self._latches(who, mult, site)
             case ir.Set(target=ir.Attr(obj=obj)) | ir.Move(dest=ir.Attr(obj=obj)) | ir.Draw(dest=ir.Attr(obj=obj)):
                 if site is not None:  # how often one player's (card's) field, or zone, can be set or filled here
                     site.per_player = self._per_player(obj, mult)
+                    if not isinstance(s, ir.Set):
+                        site.latch = self._latches(obj, mult, site)
             case ir.Let(name=name, value=value):
                 self.env[name] = self.val(value)
             case ir.Set(target=ir.Local(name=name), op=op, value=value):
@@ -1279,6 +1366,23 @@ def _latched_locals(test, body: ir.Block) -> list[str]:
                    for n in ir.walk(body)):
                 out.append(d)
     return out
+
+
+def _slot_set(st, ch, chooses) -> bool:
+    """Whether `st` is `set g.f = c` in the body of the choice `ch` of the card `g`, `c` the card of
+    a choice around it (one item, never none)."""
+    return (isinstance(st, ir.Set) and st.op == "=" and isinstance(st.target, ir.Attr)
+            and ch.var is not None and ch.count_kind is None
+            and st.target.obj == ir.Local(ch.var) and isinstance(st.value, ir.Local) and st.value.name != ch.var
+            and any(c.var == st.value.name and c.count_kind is None and _of_zones(c.source) for c in chooses)
+            and ch.body is not None and st in ch.body.stmts)
+
+
+def _of_zones(e) -> bool:
+    """Whether `e` is a zone or a filter of one: a list of cards, none of them `none`."""
+    while isinstance(e, ir.ListComp) and e.value is None:
+        e = e.coll
+    return isinstance(e, (ir.SharedZone, ir.Attr))
 
 
 def _rebound(body: ir.Block) -> set[str]:

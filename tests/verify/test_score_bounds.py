@@ -286,3 +286,41 @@ def test_a_loop_that_may_pass_without_playing_keeps_its_cap():
     passes (a game plays 2)."""
     play = 'may choose c from hand by player(1) "plays" { move c to pile  award 1 to player(1) for played }'
     assert proved_and_best(EMPTY_HAND.replace("PLAY", play), "played") == (4, 2)
+
+
+SLOTS = """game "Slots" players 2..2
+component slot "slot" { size: 1..1 = 1  state dish: card }
+component food "food" { v: 1..1 = 1 }
+zone slots: per_player public row
+zone pantry: per_player public unordered
+zone cooking: per_player public row
+cards slot per player in slots { 2 x size = 1 }
+cards food per player in pantry { 4 x v = 1 }
+score cooked "cooked"
+procedure place(p) {
+  may choose m from p.pantry by p "cooks" {
+    choose g from [s in p.slots where s.dish == none] by p "on a slot" {
+      set g.dish = m
+      move m to p.cooking
+    }
+  }
+}
+rounds 4 {
+  for p in players { do place(p) }
+  FREE
+}
+scoring { for p in players { award count(p.cooking) to p for cooked } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_zone_whose_every_card_takes_a_free_slot_for_good_holds_no_more_than_the_slots():
+    """Each food cooked is laid on a slot that held none, and no rule frees a slot: a player cooks at most 2
+    (their slots), though four rounds could bring 4 foods."""
+    assert proved_and_best(SLOTS.replace("FREE", ""), "cooked") == (2, 2)
+
+
+def test_slots_freed_again_hold_no_limit():
+    """`set g.dish = none` each round frees the slots: a player cooks one a round, 4."""
+    free = "for p in players { for g in p.slots { set g.dish = none } }"
+    assert proved_and_best(SLOTS.replace("FREE", free), "cooked") == (4, 4)
