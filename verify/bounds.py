@@ -96,7 +96,7 @@ class Site:
     guards: tuple = ()
     # Where in the game it runs: ("setup" | "rounds" | "scoring", the top-level step), None: not known.
     stage: tuple | None = None
-    # For an award: the flags that latch it for its player (see Bounds._latched).
+    # For an award, move or draw: the flags that latch it for its player (see Bounds._latched).
     latch: tuple = ()
 
 
@@ -208,7 +208,7 @@ class Bounds:
                         zones, own = self._filled(dest)
                         if zones is None:
                             return {}
-                        add(zones, self.per_player(site) if own else site.firings, each)
+                        add(zones, self.times_for_one_player(site) if own else site.firings, each)
                     case ir.Exchange(a=a, b=b):
                         for x, y in ((a, b), (b, a)):  # each side's cards go where the other's lay: a
                             vx, vy = self.val(x), self.val(y)  # zone those cards can ever lie in
@@ -699,7 +699,7 @@ class Bounds:
                 for site in self.sites:
                     if isinstance(site.node, ir.Award) and site.node.item == item.name:
                         iv = self.value_at(site, site.node.amount) or (None, None)
-                        terms.append((f"line {site.node.span.line}", *iv, self.per_player(site)))
+                        terms.append((f"line {site.node.span.line}", *iv, self.times_for_one_player(site)))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
@@ -722,7 +722,7 @@ class Bounds:
                 if not (isinstance(node, ir.Award) and node.item == item):
                     continue
                 iv = self.value_at(site, node.amount)
-                times = self.per_player(site)
+                times = self.times_for_one_player(site)
                 if iv is None or times is None or iv[1] <= 0:
                     continue
                 parts.append((iv[1] * times, node.span.line, iv[1], times))
@@ -732,9 +732,9 @@ class Bounds:
         return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
                 f"for one player" for _, line, amount, times in parts[:most]]
 
-    def per_player(self, site: Site) -> int | None:
-        """How often an award can fire for one player: as its loops allow, and no more than
-        a flag that latches it allows (see _latched)."""
+    def times_for_one_player(self, site: Site) -> int | None:
+        """How often an award (or a move or draw into a player's zone) can fire for one player:
+        as its loops allow, and no more than a flag that latches it allows (see _latched)."""
         out = site.per_player
         for flag in site.latch:
             most = self._latched(site, flag)
