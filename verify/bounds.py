@@ -22,6 +22,12 @@ scoring, the rounds, each procedure call), as in the interpreter, where every
 - A value's bound comes from the declared domains (variables, card states, die
   faces) and interval arithmetic; `None` means "no finite bound known", and no
   claim is built on it.
+- What the rules guarantee between firings cuts them further: a flag that
+  latches a statement, a `while not done` pass that sets done, a card spent
+  into a zone no rule takes from, `round == K` (see docs/verify.md).
+- The rules are read twice when the first reading bounds how many cards can
+  arrive in a zone or proves a loop short: the second reading uses those
+  bounds (proved by the first, so it stays sound).
 """
 
 from __future__ import annotations
