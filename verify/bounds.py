@@ -137,6 +137,8 @@ class Bounds:
         # first reading of the rules (see _arrivals); empty on that first reading
         self._caps: dict[str, int] = {}
         self._passes: dict[tuple, int] = {}  # a while loop's site -> the most passes one run makes (proved)
+        self._capacity: dict[str, int] = {}  # a shared zone -> its declared capacity
+        self._departures: dict = {}  # such a zone -> the steps that take cards from it (second reading)
         self._stages: dict[int, tuple] = {}
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
@@ -157,11 +159,13 @@ class Bounds:
         self._read()
         caps = self._arrivals()
         passes = self._loop_passes()
-        if passes or any(most < self._one_players(z) for z, most in caps.items()):
+        departures = self._area_departures()
+        sinks = self._find_sinks()
+        if passes or departures or sinks or any(most < self._one_players(z) for z, most in caps.items()):
             # read again, every zone holding at most what can arrive there and every loop whose cap
             # is proved out of reach making at most the passes proved (bounds the first reading
             # proved, so the second stays sound)
-            self._caps, self._passes = caps, passes
+            self._caps, self._passes, self._departures, self._sink_zones = caps, passes, departures, sinks
             self._zone_most = {}
             self.sites = []
             self._read()
@@ -352,11 +356,59 @@ class Bounds:
         if b is not None:
             depth = len(self._guards)
             done_at, outer = self._finishes(b, mult)
+            full_at, most = self._fills_area(b)
             try:
                 for k, s in enumerate(b.stmts):
-                    self.stmt(s, outer if k < done_at else mult)
+                    m = outer if k < done_at else mult
+                    if k > full_at and (m is None or most < m):
+                        self._as_capped(lambda s=s: self.stmt(s, most))
+                    else:
+                        self.stmt(s, m)
             finally:
                 del self._guards[depth:]  # facts a `let` in this block stated end with it
+
+    def _fills_area(self, b: ir.Block) -> tuple[int, int]:
+        """`move c to Z` (one card, from elsewhere) where Z is a shared zone of capacity K that no
+        rule empties in this step of the round: a card more than K would stop the game, so what
+        follows the move in its block runs at most K times a round (for all players together).
+        (The index of the move and that cap; else past the end.)"""
+        stage = self._stage
+        if not self._departures or stage is None or self._capped:
+            return len(b.stmts), 0
+        runs = self.round_bound if stage[0] == "rounds" else 1
+        if runs is None:
+            return len(b.stmts), 0
+        for k, st in enumerate(b.stmts):
+            if not (isinstance(st, ir.Move) and isinstance(st.dest, ir.SharedZone)):
+                continue
+            z = st.dest.name
+            left = self._departures.get(z)
+            v = self.val(st.what)
+            here = v.zc[0] if v.one and v.zc is not None else None  # where the card lies now
+            if (z in self._capacity and left is not None and stage not in left and here is not None
+                    and z not in here):
+                return k, self._capacity[z] * runs
+        return len(b.stmts), 0
+
+    def _area_departures(self) -> dict:
+        """Each shared zone with a capacity: the steps of the game in which a rule may take cards
+        from it (None: not known)."""
+        out: dict = {}
+        for z in self.spec.zones:
+            if z.capacity is None or z.per_player:
+                continue
+            k = self.interval(z.capacity)
+            if k is None or k[1] < 0:
+                continue
+            self._capacity[z.name] = k[1]
+            out[z.name] = set()
+        for site in self.sites:
+            if isinstance(site.node, (ir.Move, ir.Draw, ir.Exchange)):
+                src = self._taken_from(site)
+                for z in out:
+                    if out[z] is not None and (src is None or z in src):
+                        out[z] = None if site.stage is None else out[z] | {site.stage}
+        return {z: v for z, v in out.items() if v is not None}
 
     def _finishes(self, b: ir.Block, mult: int | None) -> tuple[int, int | None]:
         """In a pass of `while not done ... max N` (done a local the loop sets only to true), a block
@@ -466,6 +518,28 @@ class Bounds:
         """The fields `f` for which `name.f` is known to hold here (set true, not set since)."""
         return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
 
+    def _cards_moved(self, s: ir.Stmt) -> None:
+        """Where the card each local names lies now: `move c to D` puts c in D; any other move (a
+        procedure's too) may have taken it anywhere its card can ever lie."""
+        for k, v in list(self.env.items()):
+            if not v.one or v.zc is None:
+                continue
+            zones = None
+            if isinstance(s, ir.Move) and s.what == ir.Local(k):
+                zones, _ = self._filled(s.dest)
+            if zones is None:
+                zones = self._reach(v.zc[1])
+            self.env[k] = attrs.evolve(v, zc=(frozenset(zones), v.zc[1]))
+
+    def _reach(self, cards) -> set[str]:
+        """Every zone the cards can ever lie in."""
+        out: set[str] = set()
+        for c in cards:
+            out |= self.flow.reach[c]
+            if self.flow.early is not None:
+                out |= self.flow.early[c]
+        return out
+
     def _new_token(self) -> int:
         self._tokens += 1
         return self._tokens
@@ -490,6 +564,7 @@ class Bounds:
         self._stmt(s, mult, site)
         if isinstance(s, MOVES_CARDS):
             self._spoil_guards(fields_too=isinstance(s, ir.Do))
+            self._cards_moved(s)
         for key in _binds(s):
             self._spoil_guards(key)
         if isinstance(s, ir.Do):
@@ -1064,14 +1139,18 @@ class Bounds:
         player in turn while it runs (what it binds anew inside is)."""
         if cap == mult:
             self.block(body, mult)
-            return
+        else:
+            self._as_capped(lambda: self.block(body, cap))
+
+    def _as_capped(self, read) -> None:
+        """`read()` with the firings a cap for the whole game (see _capped_block)."""
         spread = {k: v for k, v in self.env.items() if v.loop_players}
         for k, v in spread.items():
             self.env[k] = attrs.evolve(v, loop_players=None)
         stripped = {k: self.env[k] for k in spread}
         self._capped += 1  # the firings inside no longer follow the rounds (see _one_round)
         try:
-            self.block(body, cap)
+            read()
         finally:
             self._capped -= 1
         for k, v in spread.items():
@@ -1111,17 +1190,47 @@ class Bounds:
         most = len(zc[1])
         return most if mult is None else min(mult, most)
 
+    def _taken_from(self, site: Site) -> set[str] | None:
+        """The zones a move, draw or exchange can take cards from (None: any).  A zone or a filter of
+        one is read as it is; a card a local names lies where the reading says it does now (see
+        _cards_moved); anything else anywhere its cards can ever lie."""
+        node = site.node
+        src = self.flow.taken_from.get(node.span.site)
+        parts = [node.source] if isinstance(node, ir.Draw) else [node.what] if isinstance(node, ir.Move) else [node.a, node.b]
+        out: set[str] = set()
+        for what in parts:
+            v = site.env.get(what.name) if isinstance(what, ir.Local) else None
+            if v is not None and v.one and v.zc is not None:
+                out |= v.zc[0]
+            elif _of_zones(what) and src is not None:
+                out |= src
+            elif src is None:
+                return None
+            else:
+                out |= self._reach([c for z in src for c in self.flow.cards_in(z)])
+        return out
+
     def _sinks(self) -> set[str]:
-        """The zones no rule takes cards from (every move, draw and exchange read, as `where cards can go` reads them)."""
+        """The zones no rule takes cards from (every move, draw and exchange the last reading met);
+        none known before the rules are read once."""
         if self._sink_zones is None:
-            taken: set[str] = set()
-            for src, _, _ in self.flow.moves:
-                if src is None:  # a move from anywhere: no zone is a sink
-                    taken = set(self.flow.zone_names)
-                    break
-                taken |= src
-            self._sink_zones = set(self.flow.zone_names) - taken
+            return set()
         return self._sink_zones
+
+    def _find_sinks(self) -> set[str]:
+        taken: set[str] = set()
+        for site in self.sites:
+            if isinstance(site.node, (ir.Move, ir.Draw, ir.Exchange)):
+                src = self._taken_from(site)
+                if src is None:  # a move from anywhere: no zone is a sink
+                    return set()
+                taken |= src
+        return set(self.flow.zone_names) - taken
+        return self._sink_zones
+
+    def _roots(self) -> list:
+        spec = self.spec
+        return [x for x in (spec.setup, spec.rounds, spec.scoring) if x is not None] + [p.body for p in spec.procedures]
 
     def _per_card(self, coll, var: str, value) -> list | None:
         """`value`'s range for each card that can be in the list of distinct cards `coll`, `var` that card."""

@@ -324,3 +324,49 @@ def test_slots_freed_again_hold_no_limit():
     """`set g.dish = none` each round frees the slots: a player cooks one a round, 4."""
     free = "for p in players { for g in p.slots { set g.dish = none } }"
     assert proved_and_best(SLOTS.replace("FREE", free), "cooked") == (4, 4)
+
+
+AREA = """game "Area" players 2..2
+component worker "worker" { v: 1..1 = 1 }
+zone hand: per_player public unordered
+zone area: shared public unordered capacity 1
+zone rest: shared public unordered
+cards worker per player in hand { 4 x v = 1 }
+score gain "gain"
+procedure place(p) {
+  may choose w from p.hand by p "places" {
+    if count(area) < 1 {
+      move w to area
+      award 1 to p for gain
+    }
+  }
+}
+rounds 2 {
+  phase work {
+    repeat 2 times {
+      for p in players { do place(p) }
+      MIDDLE
+    }
+  }
+  phase tidy { move area to rest }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_what_follows_a_placement_on_a_full_work_area_runs_at_most_its_capacity_a_round():
+    """A work area of capacity 1, emptied only in a later step: one placement a round for all players, so at
+    most 2 in two rounds (the turns offer 4)."""
+    assert proved_and_best(AREA.replace("MIDDLE", ""), "gain") == (2, 2)
+
+
+def test_a_work_area_emptied_in_the_same_step_is_no_limit():
+    """Emptied after every turn of the round: a player places twice a round, 4."""
+    assert proved_and_best(AREA.replace("MIDDLE", "move area to rest"), "gain") == (4, 4)
+
+
+def test_a_card_taken_back_out_of_the_discard_by_its_local_is_not_spent():
+    """`move c to spent  move c to pool`: the second move takes the coin out of the pile it was spent into
+    (the local names it there now), so the pile is no sink and a player spends every round (4)."""
+    text = SPENT.replace("REFILL", "").replace("move c to spent", "move c to spent  move c to pool")
+    assert proved_and_best(text, "used") == (4, 4)
