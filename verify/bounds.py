@@ -22,6 +22,12 @@ scoring, the rounds, each procedure call), as in the interpreter, where every
 - A value's bound comes from the declared domains (variables, card states, die
   faces) and interval arithmetic; `None` means "no finite bound known", and no
   claim is built on it.
+- What the rules guarantee between firings cuts them further: a flag that
+  latches a statement, a `while not done` pass that sets done, a card spent
+  into a zone no rule takes from, `round == K` (see docs/verify.md).
+- The rules are read twice when the first reading bounds how many cards can
+  arrive in a zone or proves a loop short: the second reading uses those
+  bounds (proved by the first, so it stays sound).
 """
 
 from __future__ import annotations
@@ -53,6 +59,12 @@ class Val:
     # A loop's variable over distinct players: the loop's size (one player is
     # the loop's player once per run of the loop).
     loop_players: int | None = None
+    # (guard, flag) pairs: the value passed a test `not x.flag` at that guard (a loop's
+    # filter or an `if`) in the run of it being read (see Bounds._latched).
+    latch: tuple = ()
+    # A card, or a list of distinct cards (see Bounds._zone_cards): (the zones they lie in, the
+    # cards that can be it, or among them).  None: not known.
+    zc: tuple | None = None
 
 
 TOP = Val()
@@ -63,7 +75,9 @@ def join(a: Val, b: Val) -> Val:
         return a
     return Val(_hull(a.iv, b.iv), None if a.size is None or b.size is None else max(a.size, b.size),
                _hull(a.elem, b.elem), a.distinct and b.distinct, a.one and b.one,
-               a.loop_players if a.loop_players == b.loop_players else None)
+               a.loop_players if a.loop_players == b.loop_players else None,
+               tuple(x for x in a.latch if x in b.latch),
+               None if a.zc is None or b.zc is None else (a.zc[0] | b.zc[0], tuple(sorted(set(a.zc[1]) | set(b.zc[1])))))
 
 
 def join_envs(*envs: dict) -> dict:
@@ -86,6 +100,10 @@ class Site:
     # Conditions known to hold when it runs: the tests of the `if`s around it, as long as
     # nothing between the test and here moved cards or changed a local the test reads.
     guards: tuple = ()
+    # Where in the game it runs: ("setup" | "rounds" | "scoring", the top-level step), None: not known.
+    stage: tuple | None = None
+    # For an award, move or draw: the flags that latch it for its player (see Bounds._latched).
+    latch: tuple = ()
 
 
 class Bounds:
@@ -104,9 +122,27 @@ class Bounds:
         self._procs = {p.name: p for p in self.spec.procedures}
         self._scores: dict | None = None
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
+        self._zone_most: dict = {}
+        # guards `not x.flag` being read: their token -> the firings of one run of their body
+        self._latch_runs: dict[int, int | None] = {}
+        self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
+        self._stage: tuple | None = None
+        self._tokens = 0
+        self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
+        # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
+        self._finish: list[tuple] = []
+        self._sink_zones: set[str] | None = None
+        self._capped = 0  # blocks being read whose firings are a cap, not what the loops around them give
+        # zone -> the most cards that ever arrive there (one player's, for a per-player zone), from a
+        # first reading of the rules (see _arrivals); empty on that first reading
+        self._caps: dict[str, int] = {}
+        self._passes: dict[tuple, int] = {}  # a while loop's site -> the most passes one run makes (proved)
+        self._capacity: dict[str, int] = {}  # a shared zone -> its declared capacity
+        self._departures: dict = {}  # such a zone -> the steps that take cards from it (second reading)
+        self._stages: dict[int, tuple] = {}
+        self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
         self.round_bound: int | None = None
-        self._in_rounds = False  # reading the rounds' body (and what it runs): `round` counts them
         if spec.rounds is not None:
             r = spec.rounds
             if r.count is not None:
@@ -115,7 +151,190 @@ class Bounds:
             else:  # the first round always runs; the cap is checked after each round
                 c = self.int_max(r.cap)
                 self.round_bound = None if c is None else max(1, c)
+        for region, stmts in (("setup", opening_steps(spec.setup)),
+                              ("rounds", spec.rounds.body.stmts if spec.rounds is not None else ()),
+                              ("scoring", opening_steps(spec.scoring))):
+            for k, st in enumerate(stmts):
+                self._stages[id(st)] = (region, k)
+        self._read()
+        caps = self._arrivals()
+        passes = self._loop_passes()
+        departures = self._area_departures()
+        sinks = self._find_sinks()
+        if passes or departures or sinks or any(most < self._one_players(z) for z, most in caps.items()):
+            # read again, every zone holding at most what can arrive there and every loop whose cap
+            # is proved out of reach making at most the passes proved (bounds the first reading
+            # proved, so the second stays sound)
+            self._caps, self._passes, self._departures, self._sink_zones = caps, passes, departures, sinks
+            self._zone_most = {}
+            self.sites = []
+            self._read()
+
+    def _loop_passes(self) -> dict[tuple, int]:
+        """Each while loop whose cap is proved out of reach (verify/termination.py, from this
+        reading): the most passes one run of it makes, where below its cap."""
+        from .termination import CapProof, loop_scopes, prove_cap  # it imports this module
+
+        out = {}
+        for site, (node, scope) in loop_scopes(self.spec).items():
+            proof = prove_cap([self], node, scope)
+            if isinstance(proof, CapProof) and proof.passes < proof.cap:
+                out[site] = proof.passes
+        return out
+
+    def _arrivals(self) -> dict[str, int]:
+        """Zone -> the most cards that can ever arrive there, those it starts with counted (for a
+        zone of each player's, one player's): every move, draw and exchange into it at most as often
+        as it can fire (for one player), times the cards it moves.  A zone that a move of unknown
+        destination or size may fill is left out; a move that may fill all zones leaves none."""
+        t = self.t
+        start: dict[tuple, int] = {}
+        for slot in t.start_slot:
+            z, o = t.zone_slots[slot]
+            key = (z.name, None if o is None else o.i)
+            start[key] = start.get(key, 0) + 1
+        came: dict[str, int] = {}
+        open_: set[str] = set()  # zones some move fills an unknown number of times
+
+        def add(zones, times, each):
+            for z in zones:
+                if times is None or each is None:
+                    open_.add(z)
+                else:
+                    came[z] = came.get(z, 0) + times * each
+
+        for site in self.sites:
+            node = site.node
+            saved, self.env = self.env, site.env
+            try:
+                match node:
+                    case ir.Move(what=what, dest=dest) | ir.Draw(count=what, dest=dest):
+                        if isinstance(node, ir.Draw):
+                            iv = self.interval(what)
+                            each = None if iv is None else max(0, iv[1])
+                        else:
+                            v = self.val(what)
+                            each = 1 if v.one else v.size
+                        zones, own = self._filled(dest)
+                        if zones is None:
+                            return {}
+                        add(zones, self.times_for_one_player(site) if own else site.firings, each)
+                    case ir.Exchange(a=a, b=b):
+                        for x, y in ((a, b), (b, a)):  # each side's cards go where the other's lay: a
+                            vx, vy = self.val(x), self.val(y)  # zone those cards can ever lie in
+                            if vy.zc is None:
+                                return {}
+                            reach = self.flow.early if self.flow.early is not None else self.flow.reach
+                            zones = set().union(*(reach[c] for c in vy.zc[1])) | \
+                                set().union(*(self.flow.reach[c] for c in vy.zc[1]))
+                            add(zones, site.firings, 1 if vx.one else vx.size)
+            finally:
+                self.env = saved
+        out = {}
+        for z in self.flow.zone_names - open_:
+            first = max((n for (name, _), n in start.items() if name == z), default=0)
+            out[z] = first + came.get(z, 0)
+        for z, y in self._held_by().items():
+            if z in out and y in out:
+                first = max((n for (name, _), n in start.items() if name == z), default=0)
+                out[z] = min(out[z], first + out[y])
+        return out
+
+    def _held_by(self) -> dict[str, str]:
+        """Zone Z -> zone Y when every card that comes into a player's Z is laid on a card of that
+        player's Y that held none (`choose g from [g in p.Y where g.f == none] { set g.f = c ... move c
+        to p.Z }`) and field f is only ever set so (to a chosen card, never back to none): each card of
+        Y takes one card in a whole game, so no more cards come into p.Z than ever lie in p.Y."""
+        from .termination import _inline  # it imports this module
+
+        spec, flow = self.spec, self.flow
+        roots = [(x, "main") for x in (spec.setup, spec.scoring) if x is not None] + \
+            ([(spec.rounds.body, "rounds")] if spec.rounds is not None else []) + \
+            [(p.body, "proc:" + p.name) for p in spec.procedures]
+        fills: dict[str, set] = {}  # Z -> the Y of each move into it (None: not of that form)
+        setters: dict[str, bool] = {}  # field -> every setting of it is of that form
+
+        def into(e, scope) -> set[str]:
+            zs = flow.zones_of(e, scope)
+            return set(flow.zone_names) if zs is None else set(zs)
+
+        def swapped(e, scope) -> set[str]:
+            """Where the card an exchange gives for `e` can go: wherever `e`'s cards can ever lie."""
+            zs = flow.zones_of(e, scope)
+            if zs is None:
+                return set(flow.zone_names)
+            return set().union(*(flow.reach[c] for z in zs for c in flow.cards_in(z)))
+
+        def visit(node, chooses, scope):
+            for n in ir.children(node):
+                if isinstance(n, ir.Choose):
+                    visit(n, chooses + [n], scope)
+                    continue
+                if isinstance(n, ir.Move):
+                    y = self._slot_zone(n, chooses, _inline)
+                    for zone in into(n.dest, scope):
+                        fills.setdefault(zone, set()).add(y)
+                elif isinstance(n, ir.Draw):
+                    for zone in into(n.dest, scope):
+                        fills.setdefault(zone, set()).add(None)
+                elif isinstance(n, ir.Exchange):
+                    for zone in swapped(n.a, scope) | swapped(n.b, scope):
+                        fills.setdefault(zone, set()).add(None)
+                elif isinstance(n, ir.Set) and isinstance(n.target, ir.Attr):
+                    ok = any(_slot_set(n, c, chooses) for c in chooses[-1:])
+                    setters[n.target.name] = setters.get(n.target.name, True) and ok
+                visit(n, chooses, scope)
+
+        for root, scope in roots:
+            visit(root, [], scope)
+        out = {}
+        for z, ys in fills.items():
+            if len(ys) == 1 and None not in ys:
+                y, field = next(iter(ys))
+                if setters.get(field, False):
+                    out[z] = y
+        return out
+
+    def _slot_zone(self, move: ir.Move, chooses: list, inline) -> tuple | None:
+        """(Y, f) when `move c to p.Z` lies in `choose g from [g in p.Y where g.f == none]`'s body,
+        after `set g.f = c` there; else None."""
+        if not chooses or not isinstance(move.dest, ir.Attr) or not isinstance(move.dest.obj, ir.Local):
+            return None
+        ch = chooses[-1]
+        if ch.var is None or ch.count_kind is not None or ch.body is None or move not in ch.body.stmts:
+            return None
+        before = ch.body.stmts[:ch.body.stmts.index(move)]
+        sets = [st for st in before if _slot_set(st, ch, chooses) and st.value == move.what]
+        src = inline(self.spec, ch.source)
+        if not sets or not isinstance(src, ir.ListComp) or not isinstance(src.coll, ir.Attr):
+            return None
+        field = sets[0].target.name
+        empty = ir.BinOp("==", ir.Attr(ir.Local(src.var), field), ir.NoneLit()) if hasattr(ir, "NoneLit") else None
+        if src.coll.obj != move.dest.obj or empty is None or empty not in _conjuncts(src.where):
+            return None
+        if any(isinstance(st, ir.Stmt) and src.coll.obj.name in _binds(st) for st in before):
+            return None
+        return src.coll.name, field
+
+    def _filled(self, dest) -> tuple[set[str] | None, bool]:
+        """The zones a move's destination can be, and whether it is one player's zone (counted per
+        player); None when not known."""
+        match dest:
+            case ir.SharedZone(name=name):
+                return {name}, False
+            case ir.Attr(name=name) if name in self.flow.zone_names:
+                return {name}, True
+        v = self.val(dest)
+        if v.zc is not None and not v.one:
+            return set(v.zc[0]), False
+        return None, False
+
+    def _read(self) -> None:
+        """Read the whole game once, recording every statement's site."""
+        spec = self.spec
         self.env = {}
+        self._scores_ready = False
+        self._stage = None
         # the setup's opening steps run while cards still lie where the spec deals them
         self.flow.opening = self.flow.early is not None
         for st in opening_steps(spec.setup):
@@ -125,9 +344,7 @@ class Bounds:
         self.flow.opening = False
         if spec.rounds is not None:
             self.env = {}  # the rounds run in their own environment, kept from round to round
-            self._in_rounds = True
             self.loop(spec.rounds.body, 1, self.round_bound)
-            self._in_rounds = False
         self.env = {}
         self.block(spec.scoring, 1)
         self.env = {}
@@ -138,11 +355,73 @@ class Bounds:
     def block(self, b: ir.Block | None, mult: int | None) -> None:
         if b is not None:
             depth = len(self._guards)
+            done_at, outer = self._finishes(b, mult)
+            full_at, most = self._fills_area(b)
             try:
-                for s in b.stmts:
-                    self.stmt(s, mult)
+                for k, s in enumerate(b.stmts):
+                    m = outer if k < done_at else mult
+                    if k > full_at and (m is None or most < m):
+                        self._as_capped(lambda s=s: self.stmt(s, most))
+                    else:
+                        self.stmt(s, m)
             finally:
                 del self._guards[depth:]  # facts a `let` in this block stated end with it
+
+    def _fills_area(self, b: ir.Block) -> tuple[int, int]:
+        """`move c to Z` (one card, from elsewhere) where Z is a shared zone of capacity K that no
+        rule empties in this step of the round: a card more than K would stop the game, so what
+        follows the move in its block runs at most K times a round (for all players together).
+        (The index of the move and that cap; else past the end.)"""
+        stage = self._stage
+        if not self._departures or stage is None or self._capped:
+            return len(b.stmts), 0
+        runs = self.round_bound if stage[0] == "rounds" else 1
+        if runs is None:
+            return len(b.stmts), 0
+        for k, st in enumerate(b.stmts):
+            if not (isinstance(st, ir.Move) and isinstance(st.dest, ir.SharedZone)):
+                continue
+            z = st.dest.name
+            left = self._departures.get(z)
+            v = self.val(st.what)
+            here = v.zc[0] if v.one and v.zc is not None else None  # where the card lies now
+            if (z in self._capacity and left is not None and stage not in left and here is not None
+                    and z not in here):
+                return k, self._capacity[z] * runs
+        return len(b.stmts), 0
+
+    def _area_departures(self) -> dict:
+        """Each shared zone with a capacity: the steps of the game in which a rule may take cards
+        from it (None: not known)."""
+        out: dict = {}
+        for z in self.spec.zones:
+            if z.capacity is None or z.per_player:
+                continue
+            k = self.interval(z.capacity)
+            if k is None or k[1] < 0:
+                continue
+            self._capacity[z.name] = k[1]
+            out[z.name] = set()
+        for site in self.sites:
+            if isinstance(site.node, (ir.Move, ir.Draw, ir.Exchange)):
+                src = self._taken_from(site)
+                for z in out:
+                    if out[z] is not None and (src is None or z in src):
+                        out[z] = None if site.stage is None else out[z] | {site.stage}
+        return {z: v for z, v in out.items() if v is not None}
+
+    def _finishes(self, b: ir.Block, mult: int | None) -> tuple[int, int | None]:
+        """In a pass of `while not done ... max N` (done a local the loop sets only to true), a block
+        run at most once per pass that sets `done = true` ends the loop after it: what it runs
+        before that fires at most once per run of the loop, not N times.  (The index of that
+        `set`, and the firings of one run of the loop; else past the end, and `mult`.)"""
+        for name, once, inner, depth in self._finish:
+            if inner is None or inner != mult or depth != len(self._stack):
+                continue
+            for k, st in enumerate(b.stmts):
+                if isinstance(st, ir.Set) and st.target == ir.Local(name) and st.op == "=" and st.value == ir.Bool(True):
+                    return k, once
+        return len(b.stmts), mult
 
     def loop(self, body: ir.Block, mult: int | None, times: int | None, bind=None) -> None:
         """A body that runs up to `times` times (None: unknown) for each of
@@ -189,52 +468,116 @@ class Bounds:
         environment, joined; `keep_current`: running none of them is possible."""
         start = dict(self.env)
         outs = [start] if keep_current else []
+        # a test spoiled on one branch still holds on the others; after them, where it held on every one
+        guards = list(self._guards)
+        held = [g[1] for g in guards]
+        ends = [held] if keep_current else []
         for run in runs:
             self.env = dict(start)
+            for g, h in zip(guards, held):
+                g[1] = h
             run()
             outs.append(self.env)
+            ends.append([g[1] for g in guards])
+        for k, g in enumerate(guards):
+            g[1] = all(e[k] for e in ends) if ends else held[k]
         self.env = join_envs(*outs) if outs else start
 
-    def _guarded(self, test, b: ir.Block, mult: int | None) -> None:
+    def _guarded(self, test, b: ir.Block, mult: int | None, node: ir.Stmt | None = None) -> None:
+        tok = None
+        if node is not None and id(node) not in self._latch_nodes:
+            # `if not p.flag { ... }`: p passed the test in this run of the branch
+            for name in {n.obj.name for n in ir.walk(test) if isinstance(n, ir.Attr) and isinstance(n.obj, ir.Local)}:
+                flags = _unflagged(test, name)
+                if flags and name in self.env:
+                    if tok is None:
+                        tok = self._new_token()
+                        self._latch_runs[tok] = mult
+                        self._latch_nodes.add(id(node))
+                    v = self.env[name]
+                    self.env[name] = attrs.evolve(v, latch=v.latch + tuple((tok, f) for f in flags))
         self._guards.append([test, True])
         try:
             self.block(b, mult)
         finally:
             self._guards.pop()
+            if tok is not None:
+                del self._latch_runs[tok]
+                self._latch_nodes.discard(id(node))
 
-    def _spoil_guards(self, key: str | None = None) -> None:
-        """Cards moved (or, with `key`, that local changed): the tests read before may no longer hold."""
+    def _latches(self, who, mult: int | None, site: Site) -> tuple:
+        """The flags that latch a statement firing for the player `who` (see _latched)."""
+        if not isinstance(who, ir.Local):
+            return ()
+        v = self.env.get(who.name, TOP)
+        return tuple(sorted({flag for tok, flag in v.latch
+                             if self._latch_runs.get(tok) is not None and self._latch_runs[tok] == mult
+                             and _flag_fact(who.name, flag) in site.guards}))
+
+    def _flags_of(self, name: str) -> list[str]:
+        """The fields `f` for which `name.f` is known to hold here (set true, not set since)."""
+        return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
+
+    def _cards_moved(self, s: ir.Stmt) -> None:
+        """Where the card each local names lies now: `move c to D` puts c in D; any other move (a
+        procedure's too) may have taken it anywhere its card can ever lie."""
+        for k, v in list(self.env.items()):
+            if not v.one or v.zc is None:
+                continue
+            zones = None
+            if isinstance(s, ir.Move) and s.what == ir.Local(k):
+                zones, _ = self._filled(s.dest)
+            if zones is None:
+                zones = self._reach(v.zc[1])
+            self.env[k] = attrs.evolve(v, zc=(frozenset(zones), v.zc[1]))
+
+    def _reach(self, cards) -> set[str]:
+        """Every zone the cards can ever lie in."""
+        out: set[str] = set()
+        for c in cards:
+            out |= self.flow.reach[c]
+            if self.flow.early is not None:
+                out |= self.flow.early[c]
+        return out
+
+    def _new_token(self) -> int:
+        self._tokens += 1
+        return self._tokens
+
+    def _spoil_guards(self, key: str | None = None, fields_too: bool = True) -> None:
+        """Cards moved (or, with `key`, that local changed): the tests read before may no longer hold.
+        A flag fact (marked by a third element) is about a field, which moving cards does not change."""
         for g in self._guards:
+            if key is None and not fields_too and len(g) > 2:
+                continue
             if key is None or any(isinstance(n, ir.Local) and n.name == key for n in ir.walk(g[0])):
                 g[1] = False
 
-    def _in_some_rounds(self, test, mult: int | None) -> int | None:
-        """Firings under `if round < K` (or <=, ==) in the rounds: the branch runs in at most that
-        many of the rounds, so the rounds' share of `mult` shrinks to them."""
-        r = self.round_bound
-        if not self._in_rounds or mult is None or not r or mult % r:
-            return mult
-        for c in _conjuncts_of(test):
-            if isinstance(c, ir.BinOp) and isinstance(c.left, ir.Builtin) and c.left.name == "round" \
-                    and c.op in ("<", "<=", "=="):
-                k = self.int_max(c.right)
-                lo = self.interval(c.right)
-                if k is None or lo is None or lo[0] != k:
-                    continue
-                rounds = max(0, min(r, k - 1 if c.op == "<" else k if c.op == "<=" else 1 if 1 <= k <= r else 0))
-                return mult // r * rounds
-        return mult
-
     def stmt(self, s: ir.Stmt, mult: int | None) -> None:
+        if not self._stack and id(s) in self._stages:
+            self._stage = self._stages[id(s)]
         site = None
         if self.recording:
-            site = Site(s, mult, env=dict(self.env), guards=tuple(g[0] for g in self._guards if g[1]))
+            site = Site(s, mult, env=dict(self.env), guards=tuple(g[0] for g in self._guards if g[1]),
+                        stage=self._stage)
             self.sites.append(site)
         self._stmt(s, mult, site)
         if isinstance(s, MOVES_CARDS):
-            self._spoil_guards()
+            self._spoil_guards(fields_too=isinstance(s, ir.Do))
+            self._cards_moved(s)
         for key in _binds(s):
             self._spoil_guards(key)
+        if isinstance(s, ir.Do):
+            self._guards.extend([fact, True, "flag"] for fact in self._post_flags)
+            self._post_flags = []
+        if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr):
+            flag = s.target.name  # tests reading that field of anything may no longer hold
+            for g in self._guards:
+                if any(isinstance(n, ir.Attr) and n.name == flag for n in ir.walk(g[0])):
+                    g[1] = False
+            if isinstance(s.target.obj, ir.Local) and s.op == "=" and s.value == ir.Bool(True):
+                # `set p.flag = true`: until that field is set again or a procedure runs, p.flag holds
+                self._guards.append([_flag_fact(s.target.obj.name, flag), True, "flag"])
         if isinstance(s, ir.Let):
             # `let k = min(n, count(pile))`: until cards move or k changes, the pile holds at least k
             for fact in _count_facts(s):
@@ -245,6 +588,13 @@ class Bounds:
             case ir.Award(player=who) | ir.Give(player=who):
                 if site is not None:
                     site.per_player = self._per_player(who, mult)
+                    if isinstance(s, ir.Award):
+                        site.latch = self._latches(who, mult, site)
+            case ir.Set(target=ir.Attr(obj=obj)) | ir.Move(dest=ir.Attr(obj=obj)) | ir.Draw(dest=ir.Attr(obj=obj)):
+                if site is not None:  # how often one player's (card's) field, or zone, can be set or filled here
+                    site.per_player = self._per_player(obj, mult)
+                    if not isinstance(s, ir.Set):
+                        site.latch = self._latches(obj, mult, site)
             case ir.Let(name=name, value=value):
                 self.env[name] = self.val(value)
             case ir.Set(target=ir.Local(name=name), op=op, value=value):
@@ -256,22 +606,38 @@ class Bounds:
                               (old[0] + iv[0], old[1] + iv[1]) if op == "+=" else (old[0] - iv[1], old[1] - iv[0]),
                               one=True)
                 self.env[name] = new
-            case ir.For(var=var, coll=coll, body=body):
+            case ir.For(var=var, coll=coll, body=body, where=where):
                 size = self.size(coll)
                 each = self.elem(coll)
+                tok = None
                 if size and self._distinct_players(coll):
                     each = attrs.evolve(each, loop_players=size)
+                    # `for p in players where not p.flag`: the filter is read as the loop starts,
+                    # and each player comes once in a run
+                    flags = _unflagged(where, var)
+                    if flags and id(s) not in self._latch_nodes:
+                        tok = self._new_token()
+                        each = attrs.evolve(each, latch=each.latch + tuple((tok, f) for f in flags))
+                        self._latch_runs[tok] = _mul(mult, size)
+                        self._latch_nodes.add(id(s))
 
                 def bind():
                     self.env[var] = each
 
-                self.loop(body, mult, size, bind)
+                try:
+                    self.loop(body, mult, size, bind)
+                finally:
+                    if tok is not None:
+                        del self._latch_runs[tok]
+                        self._latch_nodes.discard(id(s))
                 self.env.pop(var, None)  # a loop variable is not read after its loop
             case ir.Repeat(count=count, body=body):
                 n = self.int_max(count)
                 self.loop(body, mult, None if n is None else max(0, n))
             case ir.While(test=test, limit=limit, body=body):
                 n = self.int_max(limit)
+                if s.span.site in self._passes:
+                    n = self._passes[s.span.site] if n is None else min(n, self._passes[s.span.site])
                 if self.truth(test) is not False:
                     held = [test, True]  # the loop's test holds at the start of every pass
 
@@ -279,17 +645,21 @@ class Bounds:
                         held[1] = True
 
                     self._guards.append(held)
+                    times = None if n is None else max(0, n)
+                    finishes = [(name, mult, _mul(mult, times), len(self._stack)) for name in _latched_locals(test, body)]
+                    self._finish.extend(finishes)
                     try:
-                        self.loop(body, mult, None if n is None else max(0, n), anew)
+                        self.loop(body, mult, times, anew)
                     finally:  # by identity: two loops' tests may be equal (`while true` in `while true`)
                         self._guards[:] = [g for g in self._guards if g is not held]
+                        del self._finish[len(self._finish) - len(finishes):]
             case ir.If(branches=bs, orelse=orelse):
                 runs, settled = [], False
                 for test, b in bs:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b, test=test: self._guarded(test, b, self._in_some_rounds(test, mult)))
+                    runs.append(lambda b=b, test=test: self._guarded(test, b, self._one_round(test, mult), s))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
@@ -306,9 +676,11 @@ class Bounds:
                         most = size if hi is None else hi if size is None else min(hi, size)
                         chosen = Val(size=most, elem=self.elem(src).iv, distinct=self._distinct_players(src))
 
+                    once = self._consumed(var, src, body, mult) if kind is None else mult
+
                     def run_body(chosen=chosen):
                         self.env[var] = chosen
-                        self.block(body, mult)
+                        self._capped_block(body, mult, once)
 
                     runs.append(run_body)
                 if orelse is not None:
@@ -316,10 +688,11 @@ class Bounds:
                 self.branches(runs, keep_current=True)
             case ir.Pick(var=var, source=src, body=body):
                 chosen = self.elem(src)
+                once = self._consumed(var, src, body, mult)
 
                 def run_pick():
                     self.env[var] = chosen
-                    self.block(body, mult)
+                    self._capped_block(body, mult, once)
 
                 self.branches([run_pick], keep_current=True)
             case ir.Phase(body=body):
@@ -342,9 +715,18 @@ class Bounds:
                 self.env = given
                 self._stack.append((proc, given))
                 breaks, self._breaks = self._breaks, []  # a break in a procedure cannot end its caller's loop
-                guards, self._guards = self._guards, []  # the caller's tests read the caller's locals
+                # the caller's tests read the caller's locals; only its flag facts (`p.flag` after
+                # `set p.flag = true`) carry over, to the parameters its locals are passed as
+                flags_in = [[_flag_fact(name, f), True, "flag"] for name, a in zip(p.params, args) if isinstance(a, ir.Local)
+                            for f in self._flags_of(a.name)]
+                guards, self._guards = self._guards, flags_in
                 try:
-                    self.block(p.body, mult)
+                    for st in p.body.stmts:
+                        self.stmt(st, mult)
+                    # and back: a flag the procedure leaves set on a parameter is set on the caller's local
+                    self._post_flags = [_flag_fact(a.name, f) for name, a in zip(p.params, args)
+                                        if isinstance(a, ir.Local) and name not in _rebound(p.body)
+                                        for f in self._flags_of(name)]
                 finally:
                     self._breaks = breaks
                     self._guards = guards
@@ -398,7 +780,7 @@ class Bounds:
                 for site in self.sites:
                     if isinstance(site.node, ir.Award) and site.node.item == item.name:
                         iv = self.value_at(site, site.node.amount) or (None, None)
-                        terms.append((f"line {site.node.span.line}", *iv, site.per_player))
+                        terms.append((f"line {site.node.span.line}", *iv, self.times_for_one_player(site)))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
@@ -421,14 +803,44 @@ class Bounds:
                 if not (isinstance(node, ir.Award) and node.item == item):
                     continue
                 iv = self.value_at(site, node.amount)
-                if iv is None or site.per_player is None or iv[1] <= 0:
+                times = self.times_for_one_player(site)
+                if iv is None or times is None or iv[1] <= 0:
                     continue
-                parts.append((iv[1] * site.per_player, node.span.line, iv[1], site.per_player))
+                parts.append((iv[1] * times, node.span.line, iv[1], times))
         finally:
             self._scores_ready = ready
         parts.sort(key=lambda x: (-x[0], x[1]))
         return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
                 f"for one player" for _, line, amount, times in parts[:most]]
+
+    def times_for_one_player(self, site: Site) -> int | None:
+        """How often an award (or a move or draw into a player's zone) can fire for one player:
+        as its loops allow, and no more than a flag that latches it allows (see _latched)."""
+        out = site.per_player
+        for flag in site.latch:
+            most = self._latched(site, flag)
+            if most is not None:
+                out = most if out is None else min(out, most)
+        return out
+
+    def _latched(self, site: Site, flag: str) -> int | None:
+        """How often an award latched by `flag` can fire for one player.  It runs only in a run
+        of a guard (a filter or an `if`) that found `not p.flag`, at most once per run, and after
+        `set p.flag = true` with nothing setting that field in between.  So between two firings
+        p.flag went from true back to false: a setting of it to anything but true, for that
+        player.  Hence at most 1 + those settings; and when none of them lies in the same step
+        of the rounds (or of the setup or scoring) as the award, at most once per run of that
+        step: once per round."""
+        resets = [x for x in self.sites if isinstance(x.node, ir.Set) and isinstance(x.node.target, ir.Attr)
+                  and x.node.target.name == flag and not (x.node.op == "=" and x.node.value == ir.Bool(True))]
+        most = None
+        if all(x.per_player is not None for x in resets):
+            most = 1 + sum(x.per_player for x in resets)
+        if site.stage is not None and all(x.stage is not None and x.stage != site.stage for x in resets):
+            runs = self.round_bound if site.stage[0] == "rounds" else 1
+            if runs is not None:
+                most = runs if most is None else min(most, runs)
+        return most
 
     def _score_interval(self, key: str) -> Interval:
         lo, hi = self.score_bounds().get(key, (None, None))
@@ -439,7 +851,12 @@ class Bounds:
     def val(self, e) -> Val:
         if isinstance(e, ir.Local):
             return self.env.get(e.name, TOP)
-        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e))
+        zc = self._zone_cards(e)
+        zc = None if zc is None else (zc[0], tuple(zc[1]))
+        match e:
+            case ir.Call(func="first" | "last", args=(coll,)) | ir.Index(obj=coll):
+                zc = self.elem(coll).zc  # one of the list's cards
+        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e), zc=zc)
 
     def elem(self, coll) -> Val:
         """What one element of the collection `coll` is known to be."""
@@ -461,12 +878,17 @@ class Bounds:
                 return self.elem(inner)
             case ir.Local(name=name):
                 v = self.env.get(name, TOP)
-                return Val(v.elem, one=True)
-            case ir.Cond(then=a, orelse=b):
+                return Val(v.elem, one=True, zc=v.zc)
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:
+                    return self.elem(a if known else b)
                 return join(self.elem(a), self.elem(b))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self.elem, TOP)
-        return Val(one=True)  # a player, a card, a symbol: one item, no number known
+        zc = self._zone_cards(coll)
+        # a player, a card, a symbol: one item, no number known (a card of those that can lie there)
+        return Val(one=True, zc=None if zc is None else (zc[0], tuple(zc[1])))
 
     def _one(self, e) -> bool:
         """Whether `e` is surely a single value, never a list (an award to it gives once)."""
@@ -619,17 +1041,26 @@ class Bounds:
                 return 0
             case ir.AllPlayers() | ir.PlayersFrom():
                 return self.n
-            case ir.SharedZone(name=name) | ir.Attr(name=name) if name in self.flow.zone_names:
-                return len(self.flow.cards_in(name))  # the cards that can ever lie there
+            case ir.SharedZone(name=name) if name in self.flow.zone_names:
+                most = len(self.flow.cards_in(name))  # the cards that can ever lie there
+                return min(most, self._caps[name]) if name in self._caps else most
+            case ir.Attr(name=name) if name in self.flow.zone_names:
+                return self._one_players(name)
             case ir.SharedZone() | ir.Attr():
                 return self.cards
             case ir.ListLit(items=items):
                 return len(items)
             case ir.ListComp(var=var, coll=coll, where=where):
                 cards = self.flow.cards_of(ir.ListComp(var, coll, where, None))
+                if cards is None:  # through defs, a ruling's branch, and lists of other zones joined
+                    known = self._zone_cards(coll)
+                    if known is not None:
+                        cards = [c for c in known[1] if all(self.flow._may_pass(c, var, w) for w in _conjuncts(where))]
+                whole = self.size(coll)
                 if cards is not None:
-                    return self.flow.most_alike(cards, var, where)
-                return self.size(coll)
+                    alike = self.flow.most_alike(cards, var, where)
+                    return alike if whole is None else min(alike, whole)
+                return whole
             case ir.Ranking(coll=coll) | ir.Call(func="reverse", args=(coll,)):
                 return self.size(coll)
             case ir.RangeExpr(lo=lo, hi=hi):
@@ -642,13 +1073,211 @@ class Bounds:
                 return b if a is None else max(0, a) if b is None else max(0, min(a, b))
             case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
                 return self._in_def(func, args, self.size, None)
-            case ir.Cond(then=a, orelse=b):
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:  # a ruling's branch
+                    return self.size(a if known else b)
                 x, y = self.size(a), self.size(b)
                 return None if x is None or y is None else max(x, y)
             case ir.BinOp(op="+", left=a, right=b):
                 x, y = self.size(a), self.size(b)
                 return None if x is None or y is None else x + y
         return None
+
+    def _one_players(self, zone: str) -> int:
+        """The most cards one player's `zone` (or a shared zone read through a card's
+        field) can ever hold: the cards that can lie there, and of the sets dealt per
+        player only one player's own when the rules keep each set with its owner."""
+        key = (zone, self.flow.opening)
+        if key not in self._zone_most:
+            from .termination import _most_per_player  # it imports this module
+
+            most = len(self.flow.cards_in(zone))
+            if zone in self._per_player_zones:
+                own = _most_per_player(self, zone)
+                most = most if own is None else min(most, own)
+            if zone in self._caps:
+                most = min(most, self._caps[zone])
+            self._zone_most[key] = most
+        return self._zone_most[key]
+
+    def _zone_cards(self, e) -> tuple[frozenset, list[int]] | None:
+        """The zones the items of the list `e` lie in and the cards that can be among them, or None:
+        a zone, a filter of one, a def's body, a ruling's branch, and two such lists joined with `+`
+        when they read different zones (a card lies in one zone at a time, so none comes twice)."""
+        match e:
+            case ir.SharedZone(name=name) | ir.Attr(name=name) if name in self.flow.zone_names:
+                return frozenset({name}), self.flow.cards_in(name)
+            case ir.ListComp(var=var, coll=coll, where=where, value=None):
+                inner = self._zone_cards(coll)
+                if inner is None:
+                    return None
+                return inner[0], [c for c in inner[1] if all(self.flow._may_pass(c, var, w) for w in _conjuncts(where))]
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:
+                    return self._zone_cards(a if known else b)
+                x, y = self._zone_cards(a), self._zone_cards(b)
+                if x is None or y is None:
+                    return None
+                return x[0] | y[0], sorted(set(x[1]) | set(y[1]))
+            case ir.BinOp(op="+", left=a, right=b):
+                x, y = self._zone_cards(a), self._zone_cards(b)
+                if x is None or y is None or x[0] & y[0]:
+                    return None
+                return x[0] | y[0], sorted(set(x[1]) | set(y[1]))
+            case ir.Call(func=func, args=args) if func in self.t.rules.defs_ir:
+                return self._in_def(func, args, self._zone_cards, None)
+            case ir.Local(name=name):  # a list passed or bound whole
+                v = self.env.get(name, TOP)
+                return None if v.zc is None or v.one else (v.zc[0], list(v.zc[1]))
+        return None
+
+    def _capped_block(self, body: ir.Block, mult: int | None, cap: int | None) -> None:
+        """A block that runs `cap` times in a whole game rather than `mult` (the firings its loops
+        give).  Those `cap` runs may all be one player's: a loop's player is not read as each
+        player in turn while it runs (what it binds anew inside is)."""
+        if cap == mult:
+            self.block(body, mult)
+        else:
+            self._as_capped(lambda: self.block(body, cap))
+
+    def _as_capped(self, read) -> None:
+        """`read()` with the firings a cap for the whole game (see _capped_block)."""
+        spread = {k: v for k, v in self.env.items() if v.loop_players}
+        for k, v in spread.items():
+            self.env[k] = attrs.evolve(v, loop_players=None)
+        stripped = {k: self.env[k] for k in spread}
+        self._capped += 1  # the firings inside no longer follow the rounds (see _one_round)
+        try:
+            read()
+        finally:
+            self._capped -= 1
+        for k, v in spread.items():
+            if self.env.get(k) is stripped[k]:
+                self.env[k] = v
+
+    def _one_round(self, test, mult: int | None) -> int | None:
+        """A branch under `round == K` runs in one round only, under `round < K` in K - 1 of them
+        (`<=`: K): in the rounds, where every firing count is the rounds times what one round
+        gives, it fires that many rounds' share (an end step run `if round < 4` in four rounds)."""
+        r = self.round_bound
+        if (mult is None or not r or self._capped or self._stage is None or self._stage[0] != "rounds"
+                or mult % r):
+            return mult
+        for c in _conjuncts(test):
+            match c:
+                case ir.BinOp(op="==", left=ir.Builtin(name="round"), right=ir.Int()) | \
+                        ir.BinOp(op="==", left=ir.Int(), right=ir.Builtin(name="round")):
+                    return mult // r
+                case ir.BinOp(op="<" | "<=", left=ir.Builtin(name="round"), right=right):
+                    k = self.interval(right)
+                    if k is None or k[0] != k[1]:
+                        continue
+                    rounds = max(0, min(r, k[0] - 1 if c.op == "<" else k[0]))
+                    return mult // r * rounds
+        return mult
+        for c in _conjuncts(test):
+            match c:
+                case ir.BinOp(op="==", left=ir.Builtin(name="round"), right=ir.Int()) | \
+                        ir.BinOp(op="==", left=ir.Int(), right=ir.Builtin(name="round")):
+                    return mult // r
+        return mult
+
+    def _consumed(self, var: str, src, body: ir.Block, mult: int | None) -> int | None:
+        """How often the body of a choice (or pick) of one card from `src` can run: when it always
+        moves the chosen card into a zone no rule takes cards from (a discard no rule reshuffles),
+        which `src` does not read, each card is chosen so at most once in a game: at most as
+        often as there are cards that can lie in `src`."""
+        zc = self._zone_cards(src)
+        if zc is None or body is None:
+            return mult
+        sinks = self._sinks()
+        moved = [k for k, st in enumerate(body.stmts) if isinstance(st, ir.Move) and st.what == ir.Local(var)
+                 and isinstance(st.dest, ir.SharedZone) and st.dest.name in sinks and st.dest.name not in zc[0]]
+        rebound = any(isinstance(n, ir.Stmt) and var in _binds(n) for n in ir.walk(body))
+        # a `break` before the move would leave the card where it was
+        if not moved or rebound or any(isinstance(n, ir.Break) for st in body.stmts[:moved[0]] for n in ir.walk(st)):
+            return mult
+        most = len(zc[1])
+        return most if mult is None else min(mult, most)
+
+    def _taken_from(self, site: Site) -> set[str] | None:
+        """The zones a move, draw or exchange can take cards from (None: any).  A zone or a filter of
+        one is read as it is; a card a local names lies where the reading says it does now (see
+        _cards_moved); anything else anywhere its cards can ever lie."""
+        node = site.node
+        src = self.flow.taken_from.get(node.span.site)
+        parts = [node.source] if isinstance(node, ir.Draw) else [node.what] if isinstance(node, ir.Move) else [node.a, node.b]
+        out: set[str] = set()
+        for what in parts:
+            v = site.env.get(what.name) if isinstance(what, ir.Local) else None
+            if v is not None and v.one and v.zc is not None:
+                out |= v.zc[0]
+            elif _of_zones(what) and src is not None:
+                out |= src
+            elif src is None:
+                return None
+            else:
+                out |= self._reach([c for z in src for c in self.flow.cards_in(z)])
+        return out
+
+    def _sinks(self) -> set[str]:
+        """The zones no rule takes cards from (every move, draw and exchange the last reading met);
+        none known before the rules are read once."""
+        if self._sink_zones is None:
+            return set()
+        return self._sink_zones
+
+    def _find_sinks(self) -> set[str]:
+        taken: set[str] = set()
+        for site in self.sites:
+            if isinstance(site.node, (ir.Move, ir.Draw, ir.Exchange)):
+                src = self._taken_from(site)
+                if src is None:  # a move from anywhere: no zone is a sink
+                    return set()
+                taken |= src
+        return set(self.flow.zone_names) - taken
+        return self._sink_zones
+
+    def _roots(self) -> list:
+        spec = self.spec
+        return [x for x in (spec.setup, spec.rounds, spec.scoring) if x is not None] + [p.body for p in spec.procedures]
+
+    def _per_card(self, coll, var: str, value) -> list | None:
+        """`value`'s range for each card that can be in the list of distinct cards `coll`, `var` that card."""
+        zc = self._zone_cards(coll)
+        if zc is None:
+            return None
+        out = []
+        for c in zc[1]:
+            iv = self._with(var, Val(one=True, zc=(zc[0], (c,))), lambda: self.interval(value))
+            if iv is None:
+                return None
+            out.append(iv)
+        return out
+
+    def _card_field(self, obj, name: str) -> Interval:
+        """The range of a card's field when the card is known to be one of some cards: their fixed
+        values, or the declared range of the state for their kinds.  None: not known so."""
+        if not isinstance(obj, ir.Local):
+            return None
+        v = self.env.get(obj.name)
+        if v is None or v.zc is None or not v.one or not v.zc[1]:
+            return None
+        t, out = self.t, None
+        for c in v.zc[1]:
+            x = t.fields[c].get(name)
+            if name in t.kind_states[t.kind[c]]:
+                iv = _domain_interval(t.state_domain[(t.kind[c], name)])
+            elif isinstance(x, int):  # a bool too
+                iv = (int(x), int(x))
+            else:
+                return None
+            if iv is None:
+                return None
+            out = iv if out is None else _hull(out, iv)
+        return out
 
     # ---- bounds of numbers
 
@@ -678,6 +1307,8 @@ class Bounds:
                 return (v, v) if isinstance(v, int) and not isinstance(v, bool) else None
             case ir.GlobalVar(name=name):
                 return _domain_interval(t.global_vars[name].domain)
+            case ir.Attr(obj=obj, name=name) if self._card_field(obj, name) is not None:
+                return self._card_field(obj, name)
             case ir.Attr(name=name):
                 # every declaration that a `.name` can read: a field of the same
                 # name as a built-in (a card's `seat`) counts with the built-in
@@ -716,7 +1347,10 @@ class Bounds:
                     quots = [p // q for p in x for q in y]
                     return (min(quots), max(quots))
                 return None
-            case ir.Cond(then=a, orelse=b):
+            case ir.Cond(test=test, then=a, orelse=b):
+                known = self.truth(test)
+                if known is not None:
+                    return self.interval(a if known else b)
                 return _hull(self.interval(a), self.interval(b))
             case ir.Agg(func="count") | ir.Call(func="count") | ir.Call(func="size"):
                 coll = ir.ListComp(e.var, e.coll, e.where, None) if isinstance(e, ir.Agg) else e.args[0]
@@ -734,7 +1368,14 @@ class Bounds:
             case ir.Agg(func="sum", var=var, coll=coll, where=where, value=value) if value is not None:
                 s = self.size(ir.ListComp(var, coll, where, None))
                 iv = self._with(var, self.elem(coll), lambda: self.interval(value))
-                return None if s is None or iv is None else (min(0, s * iv[0]), max(0, s * iv[1]))
+                out = None if s is None or iv is None else (min(0, s * iv[0]), max(0, s * iv[1]))
+                each = self._per_card(ir.ListComp(var, coll, where, None), var, value)
+                if s is not None and each is not None:
+                    # distinct cards, each at most its own largest value: the s largest of them
+                    his = sorted((max(0, x[1]) for x in each), reverse=True)[:s]
+                    los = sorted(min(0, x[0]) for x in each)[:s]
+                    out = (sum(los), sum(his)) if out is None else (max(out[0], sum(los)), min(out[1], sum(his)))
+                return out
             case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
                 if value is None:
                     return self.elem(coll).iv
@@ -825,6 +1466,68 @@ class Joined:
     def size(self, e) -> int | None:
         sizes = [b.size(e) for b in self.bs]
         return None if any(x is None for x in sizes) else max(sizes)
+
+
+def _unflagged(test, var: str) -> list[str]:
+    """The fields `f` for which `test` (read as a conjunction) says `not var.f`."""
+    out = []
+    for c in _conjuncts(test):
+        match c:
+            case ir.Not(operand=ir.Attr(obj=ir.Local(name=v), name=f)) if v == var:
+                out.append(f)
+            case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.Bool(value=False)) if v == var:
+                out.append(f)
+    return out
+
+
+def _latched_locals(test, body: ir.Block) -> list[str]:
+    """The locals `d` of a `while not d and ...` that its body (not counting procedures, which
+    have locals of their own) only ever sets to true."""
+    out = []
+    for c in _conjuncts(test):
+        if isinstance(c, ir.Not) and isinstance(c.operand, ir.Local):
+            d = c.operand.name
+            if all(not (isinstance(n, ir.Let) and n.name == d) and
+                   not (isinstance(n, ir.Set) and n.target == ir.Local(d) and not (n.op == "=" and n.value == ir.Bool(True)))
+                   and not (isinstance(n, (ir.For, ir.Pick, ir.Choose)) and getattr(n, "var", None) == d)
+                   for n in ir.walk(body)):
+                out.append(d)
+    return out
+
+
+def _slot_set(st, ch, chooses) -> bool:
+    """Whether `st` is `set g.f = c` in the body of the choice `ch` of the card `g`, `c` the card of
+    a choice around it (one item, never none)."""
+    return (isinstance(st, ir.Set) and st.op == "=" and isinstance(st.target, ir.Attr)
+            and ch.var is not None and ch.count_kind is None
+            and st.target.obj == ir.Local(ch.var) and isinstance(st.value, ir.Local) and st.value.name != ch.var
+            and any(c.var == st.value.name and c.count_kind is None and _of_zones(c.source) for c in chooses)
+            and ch.body is not None and st in ch.body.stmts)
+
+
+def _of_zones(e) -> bool:
+    """Whether `e` is a zone or a filter of one: a list of cards, none of them `none`."""
+    while isinstance(e, ir.ListComp) and e.value is None:
+        e = e.coll
+    return isinstance(e, (ir.SharedZone, ir.Attr))
+
+
+def _rebound(body: ir.Block) -> set[str]:
+    """The locals a body binds anew (a parameter among them no longer names what was passed)."""
+    return {k for n in ir.walk(body) if isinstance(n, ir.Stmt) for k in _binds(n)}
+
+
+def _conjuncts(e) -> list:
+    if e is None:
+        return []
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _flag_fact(var: str, flag: str) -> ir.Expr:
+    """The fact `var.flag` (true), as a guard reads it."""
+    return ir.Attr(ir.Local(var), flag)
 
 
 def _count_facts(s: ir.Let) -> list[ir.Expr]:

@@ -1328,7 +1328,7 @@ def _owners_kept(b: Bounds) -> bool:
     owned = {c for c in range(t.n_cards) if t.owner[c] is not None}
     if not owned:
         return True
-    o = _Owners(spec, {z.name for z in spec.zones if z.per_player})
+    o = _Owners(spec, {z.name for z in spec.zones if z.per_player}, b.truth)
     per_player = o.per_player
 
     def free_of_owned(e, scope) -> bool:
@@ -1357,8 +1357,10 @@ def _owners_kept(b: Bounds) -> bool:
 class _Owners:
     """Whose cards an expression denotes, read through choices, lets and procedure arguments."""
 
-    def __init__(self, spec: ir.Spec, per_player: set[str]):
+    def __init__(self, spec: ir.Spec, per_player: set[str], truth=lambda e: None):
         self.per_player = per_player
+        self.spec = spec
+        self.truth = truth  # a condition known true or false (a ruling's value), else None
         self.procs = {p.name: p for p in spec.procedures}
         self.defs = {d.name: d for d in spec.defs}
         self.roots = [(x, "main") for x in (spec.setup, spec.scoring) if x is not None]
@@ -1402,6 +1404,10 @@ class _Owners:
                 return self.zone_owner(c, scope, depth + 1)
             case ir.Local(name=x) if self._binder(x, scope) is not None:
                 return self.zone_owner(self._binder(x, scope), scope, depth + 1)
+            case ir.Call() if _inline(self.spec, e) is not e:
+                return self.zone_owner(_inline(self.spec, e), scope, depth + 1)
+            case ir.Cond(test=t, then=a, orelse=b) if self.truth(t) is not None:
+                return self.zone_owner(a if self.truth(t) else b, scope, depth)
         return None
 
     def owned_by(self, e, who, scope, depth, zones_only: bool = False) -> bool:
@@ -1426,6 +1432,14 @@ class _Owners:
                 return self.owned_by(c, who, scope, depth + 1, zones_only)
             case ir.Call(func="take" | "first" | "last", args=(c, *_)):
                 return self.owned_by(c, who, scope, depth + 1, zones_only)
+            case ir.Call() if _inline(self.spec, e) is not e:  # a def: its body, read with the arguments
+                return self.owned_by(_inline(self.spec, e), who, scope, depth + 1, zones_only)
+            case ir.BinOp(op="+", left=a, right=b):  # parts of the expression itself: no deeper
+                return self.owned_by(a, who, scope, depth, zones_only) and self.owned_by(b, who, scope, depth, zones_only)
+            case ir.Cond(test=t, then=a, orelse=b):  # the branch a ruling decides, else both
+                known = self.truth(t)
+                return all(self.owned_by(x, who, scope, depth, zones_only)
+                           for x in ((a,) if known is True else (b,) if known is False else (a, b)))
             case ir.Local(name=x):
                 if self._stable(who, scope) and self._binder(x, scope) is not None:
                     return self.owned_by(self._binder(x, scope), who, scope, depth + 1, zones_only)

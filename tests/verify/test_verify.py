@@ -158,7 +158,7 @@ setup {
 rounds 2 {
   for p in players {
     award 2 to p for steady
-    draw 1 from bag to p.hand
+    draw min(2, count(bag)) from bag to p.hand
   }
 }
 scoring {
