@@ -564,7 +564,7 @@ class _Prover:
         those deals."""
         spec, flow, t = self.b.spec, self.flow, self.b.t
         if self.call_reach is None:
-            return f"where cards lie at the start is not known here"
+            return "where cards lie at the start is not known here"
         per_player = {z.name for z in spec.zones if z.per_player}
         if zone not in per_player:
             return f"{zone} is not a zone of each player's"
