@@ -32,6 +32,9 @@ class Flow:
         self._procs = {p.name: p for p in self.spec.procedures}
         self._stack: list[str] = []
         self._card_vars: dict[str, set[str] | None] = {}
+        # procedure -> parameter -> the zones a card or list passed in it can be moved to there: the
+        # caller's variable names those cards where they now lie too
+        self._sent: dict[str, dict[str, set[str] | None]] = {}
         # statement site -> the zones the cards it moves can come from (None: any)
         self.taken_from: dict[tuple, set[str] | None] = {}
         # how many cards lie in each zone at the placement given
@@ -131,6 +134,7 @@ class Flow:
                     kinds = _kinds(what) or self._kinds_known(what, facts)
                     self.moves.append((self.zones_of(what, scope), self.zones_of(dest, scope), kinds))
                     self.taken_from[n.span.site] = self.moves[-1][0]
+                    self._moved_to(what, self.zones_of(dest, scope), scope, env)
                 case ir.Draw(source=src, dest=dest):
                     self.moves.append((self.zones_of(src, scope), self.zones_of(dest, scope), None))
                     self.taken_from[n.span.site] = self.moves[-1][0]
@@ -139,10 +143,27 @@ class Flow:
                     self.moves.append((za, zb, None))
                     self.moves.append((zb, za, None))
                     self.taken_from[n.span.site] = _union((za, zb))
+                    self._moved_to(a, zb, scope, env)
+                    self._moved_to(b, za, scope, env)
                 case ir.Do(proc=proc, args=args):
                     target = self._envs.setdefault("proc:" + proc, {})
+                    sent = self._sent.get(proc, {})
                     for name, a in zip(self._procs[proc].params, args):
                         self._assign(target, name, self.zones_of(a, scope))
+                        if name in sent:
+                            self._moved_to(a, sent[name], scope, env)
+
+    def _moved_to(self, what, zones, scope: str, env: dict) -> None:
+        """A card or list a variable names was moved to `zones`: the variable names cards there from now
+        on (read flow-insensitively, as everything here: before the move too), so a later move of it is
+        known to take from there, not only from where it was chosen."""
+        match what:
+            case ir.Local(name=name) if name in self._bound.get(scope, ()):
+                self._assign(env, name, zones)
+                if scope.startswith("proc:") and name in self._procs[scope[5:]].params:
+                    self._assign(self._sent.setdefault(scope[5:], {}), name, zones)
+            case ir.Attr(name=name) | ir.GlobalVar(name=name) if name in self._card_vars:
+                self._assign(self._card_vars, name, zones)
 
     def _kinds_known(self, what, facts) -> set[str] | None:
         """The kinds a moved card can be, from the tests of the branches it is moved in:
