@@ -35,6 +35,10 @@ class Flow:
         # procedure -> parameter -> the zones a card or list passed in it can be moved to there: the
         # caller's variable names those cards where they now lie too
         self._sent: dict[str, dict[str, set[str] | None]] = {}
+        # (scope, variable) -> move site -> where that move put its cards (kept apart from the
+        # variable's bindings so that a move does not count itself as a source: see _fresh_moves)
+        self._moved: dict[tuple, dict[tuple, set[str] | None]] = {}
+        self._fresh = _fresh_moves(self._roots())
         # statement site -> the zones the cards it moves can come from (None: any)
         self.taken_from: dict[tuple, set[str] | None] = {}
         # how many cards lie in each zone at the placement given
@@ -132,9 +136,9 @@ class Flow:
                     self._assign(env, var, self.zones_of(src, scope))
                 case ir.Move(what=what, dest=dest):
                     kinds = _kinds(what) or self._kinds_known(what, facts)
-                    self.moves.append((self.zones_of(what, scope), self.zones_of(dest, scope), kinds))
+                    self.moves.append((self._source(what, scope, n.span.site), self.zones_of(dest, scope), kinds))
                     self.taken_from[n.span.site] = self.moves[-1][0]
-                    self._moved_to(what, self.zones_of(dest, scope), scope, env)
+                    self._moved_to(what, self.zones_of(dest, scope), scope, env, n.span.site)
                 case ir.Draw(source=src, dest=dest):
                     self.moves.append((self.zones_of(src, scope), self.zones_of(dest, scope), None))
                     self.taken_from[n.span.site] = self.moves[-1][0]
@@ -143,27 +147,36 @@ class Flow:
                     self.moves.append((za, zb, None))
                     self.moves.append((zb, za, None))
                     self.taken_from[n.span.site] = _union((za, zb))
-                    self._moved_to(a, zb, scope, env)
-                    self._moved_to(b, za, scope, env)
+                    self._moved_to(a, zb, scope, env, n.span.site)
+                    self._moved_to(b, za, scope, env, n.span.site)
                 case ir.Do(proc=proc, args=args):
                     target = self._envs.setdefault("proc:" + proc, {})
                     sent = self._sent.get(proc, {})
                     for name, a in zip(self._procs[proc].params, args):
                         self._assign(target, name, self.zones_of(a, scope))
                         if name in sent:
-                            self._moved_to(a, sent[name], scope, env)
+                            self._moved_to(a, sent[name], scope, env, n.span.site)
 
-    def _moved_to(self, what, zones, scope: str, env: dict) -> None:
+    def _moved_to(self, what, zones, scope: str, env: dict, site) -> None:
         """A card or list a variable names was moved to `zones`: the variable names cards there from now
         on (read flow-insensitively, as everything here: before the move too), so a later move of it is
         known to take from there, not only from where it was chosen."""
         match what:
             case ir.Local(name=name) if name in self._bound.get(scope, ()):
-                self._assign(env, name, zones)
+                self._assign(self._moved.setdefault((scope, name), {}), site, zones)
                 if scope.startswith("proc:") and name in self._procs[scope[5:]].params:
                     self._assign(self._sent.setdefault(scope[5:], {}), name, zones)
             case ir.Attr(name=name) | ir.GlobalVar(name=name) if name in self._card_vars:
                 self._assign(self._card_vars, name, zones)
+
+    def _source(self, what, scope: str, site) -> set[str] | None:
+        """Where the cards a move takes can lie: as zones_of, except that a variable bound afresh each
+        time round (a choice's or loop's own variable, no loop between it and the move) cannot already
+        lie where this same move puts it."""
+        if isinstance(what, ir.Local) and (site, what.name) in self._fresh and what.name in self._bound.get(scope, ()):
+            others = [z for k, z in self._moved.get((scope, what.name), {}).items() if k != site]
+            return _union([self._envs.setdefault(scope, {}).get(what.name, set()), *others])
+        return self.zones_of(what, scope)
 
     def _kinds_known(self, what, facts) -> set[str] | None:
         """The kinds a moved card can be, from the tests of the branches it is moved in:
@@ -203,7 +216,8 @@ class Flow:
                     return env.get(name, ANY)
                 if name not in self._bound.get(env, ()):
                     return ANY  # bound where this reading cannot follow it: any card
-                return self._envs.setdefault(env, {}).get(name, set())
+                return _union([self._envs.setdefault(env, {}).get(name, set()),
+                               *self._moved.get((env, name), {}).values()])
             case ir.ListComp(coll=coll, value=None) | ir.Index(obj=coll) | ir.Ranking(coll=coll):
                 return self.zones_of(coll, env)
             case ir.Call(func="take" | "first" | "last", args=(coll, *_)):
@@ -307,6 +321,39 @@ def opening_steps(block):
 def pauses(st) -> bool:
     """Whether a step may stop for a decision, roll or shuffle (a procedure may)."""
     return any(isinstance(n, (ir.Roll, ir.Shuffle, ir.Choose, ir.Do)) for n in ir.walk(st))
+
+
+def _fresh_moves(roots) -> set[tuple]:
+    """(move site, variable) where the variable is bound by a choice, a pick or a for-loop over a zone
+    around the move with no other loop in between: each run of the move sees a newly bound card."""
+    out = set()
+
+    def fresh(binders, var) -> bool:
+        for name, loop in reversed(binders):
+            if name == var:
+                return True
+            if loop:
+                return False  # a loop in between: a card bound outside it may come round again
+        return False
+
+    def walk(node, binders):
+        if isinstance(node, ir.Move) and isinstance(node.what, ir.Local) and fresh(binders, node.what.name):
+            out.add((node.span.site, node.what.name))
+        if isinstance(node, ir.Choose | ir.Pick) and node.var is not None:
+            inner = binders + [(node.var, False)]
+        elif isinstance(node, ir.For):  # over a zone (or a filter of one): every card once
+            coll = node.coll.coll if isinstance(node.coll, ir.ListComp) and node.coll.value is None else node.coll
+            inner = binders + [(node.var if isinstance(coll, ir.SharedZone | ir.Attr) else None, True)]
+        elif isinstance(node, ir.While | ir.Repeat):
+            inner = binders + [(None, True)]
+        else:
+            inner = binders
+        for child in ir.children(node):
+            walk(child, inner)
+
+    for root in roots:
+        walk(root, [])
+    return out
 
 
 def _statements_with_facts(node, facts=()):

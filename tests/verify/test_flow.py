@@ -50,3 +50,22 @@ def test_a_card_a_procedure_moves_is_taken_from_there_by_the_procedures_next_mov
     moves = _second_move(SPEC.replace("PROC", "do pass_on(p, c)"))
     inside = [zones for (_, line, _), zones in moves if line == 20]
     assert inside and "deck" in inside[0]
+
+
+def test_a_card_chosen_afresh_is_not_taken_from_where_its_own_move_puts_it():
+    """`choose c from p.hand { move c to deck ... }`: that move takes from the hand only, while a card
+    held over a loop (`let c` before `repeat`) may come round again to where the move put it."""
+    moves = _second_move(SPEC.replace("PROC", "move c to p.hand"))
+    first = [zones for (_, line, _), zones in moves if line == 14]
+    assert first == [{"hand"}]
+    looped = SPEC.replace("""    choose c from p.hand by p "sends a card round" {
+      move c to deck
+      PROC
+    }""", """    let c = first(p.hand)
+    repeat 2 times {
+      move c to deck
+    }""")
+    spec = api.compile_text(looped, "t.soan")
+    flow = Flow(api.tables(spec, 2))
+    inside = [z for (_, line, _), z in flow.taken_from.items() if line == 15]
+    assert inside and "deck" in inside[0]
