@@ -21,7 +21,8 @@ expect every opponent to answer its secret bid perfectly).  Positions that look
 the same to the deciding seat share statistics, wherever in the search they
 are met.  A move is scored by UCB over its information set's visits.  Chance
 events are drawn on the way, never branched on.  A playout runs the rest of the game with
-random moves (or `depth` decisions of it, then ends the game there) and is
+random moves (or `depth` decisions of it, the mover then finishing the move under
+way, and ends the game there) and is
 valued on the winner line (evaluate.py) for every seat, each decision on the
 way backing up the value of the seat that took it.
 
@@ -42,6 +43,7 @@ from .streams import _with_copies
 
 DEFAULT_PLAYOUTS = 500
 EXPLORATION = 0.7  # UCB's constant for values in 0..1
+FOLLOW_UPS = 8  # a cut playout's mover may finish its move with this many more decisions
 
 
 class _InfoSet:
@@ -115,15 +117,20 @@ class MCTSBot:
                         best_i, best_u = i, u
                 path.append((node, labels[best_i]))
                 s.apply(best_i)
-            # the rest of the game at random
+            # the rest of the game at random; a playout cut at `depth` first finishes the move under way (the
+            # mover's own follow-up decisions, at most FOLLOW_UPS), as the end of a turn is what the game is
+            # valued at: cut between choosing a recipe and paying for it, the choice would be worth nothing
             steps = 0
+            mover = path[-1][0].player if path else -1
             while not s.is_terminal():
-                if s.current_player() == CHANCE:
+                p = s.current_player()
+                if p == CHANCE:
                     s.apply_chance(s.sample_chance(rng))
                     continue
-                if depth is not None and steps >= depth:
+                if depth is not None and steps >= depth and (p != mover or steps >= depth + FOLLOW_UPS):
                     break
                 s.apply(rng.randrange(len(s.pending.moves)))
+                mover = p
                 steps += 1
             values = ev.values(s, rng, spare=True)
             for node, lab in path:
