@@ -63,7 +63,7 @@ class GreedyBot:
     and take the move that leaves the seat best placed to win (evaluate.py:
     the win, then the place, then the lead on the line's first key).
 
-    A move the rules split into several decisions of the same seat (a recipe
+    A move the rules split into several decisions of the same seat (what to buy
     chosen, then how to pay for it) is judged by where the whole of it leads:
     while the seat decides again straight after the move, with no chance or
     other seat between, the bot plays on greedily (each follow-up judged one

@@ -119,7 +119,7 @@ class MCTSBot:
                 s.apply(best_i)
             # the rest of the game at random; a playout cut at `depth` first finishes the move under way (the
             # mover's own follow-up decisions, at most FOLLOW_UPS), as the end of a turn is what the game is
-            # valued at: cut between choosing a recipe and paying for it, the choice would be worth nothing
+            # valued at: cut between choosing what to buy and paying for it, the choice would be worth nothing
             steps = 0
             mover = path[-1][0].player if path else -1
             while not s.is_terminal():
