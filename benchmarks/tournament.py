@@ -28,7 +28,7 @@ from soan.interpreter.play import default_jobs
 from soan.stats import pct
 
 ROOT = Path(__file__).resolve().parents[1]
-MATCHES = "greedy/random,mcts:25:10/greedy,mcts:100:10/greedy,mcts:100:10/mcts:25:10"
+MATCHES = "greedy/random,mcts:25:10/greedy,mcts:100:10/greedy,mcts:100:0/greedy"
 
 
 def match(tables, challenger: str, opponent: str, games: int, jobs: int) -> dict:

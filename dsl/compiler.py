@@ -477,9 +477,16 @@ class Compiler:
             self.error(w.span, f"unknown tie fallback '{w.fallback}' for the winner",
                        nearest(w.fallback, FALLBACKS["winner"]) or "use draw, shared or stable")
         scope, var = Scope().with_binding(w.var)
+        payoff = w.payoff
+        if payoff is not None:
+            if payoff.lo >= payoff.hi:
+                self.error(payoff.span, f"the payoff's range {payoff.lo}..{payoff.hi} is empty or a single value",
+                           "give the lowest and the highest payoff a player can get, e.g. within -2..2")
+            payoff = attrs.evolve(payoff, expr=self.expr(payoff.expr, scope))
         return attrs.evolve(w, var=var, coll=self.expr(w.coll, Scope()),
                             where=self.expr(w.where, scope) if w.where else None,
-                            keys=tuple(attrs.evolve(k, expr=self.expr(k.expr, scope)) for k in w.keys))
+                            keys=tuple(attrs.evolve(k, expr=self.expr(k.expr, scope)) for k in w.keys),
+                            payoff=payoff)
 
     def example(self, ex: ir.Example) -> ir.Example:
         n = ex.players or self.spec.min_players

@@ -663,12 +663,23 @@ class Rounds(Node):
 
 
 @attrs.frozen
+class Payoff(Node):
+    """What the bots play for instead of the win alone: `expr` (the winner line's variable bound to each
+    player) is the player's payoff, a whole number from `lo` to `hi`."""
+
+    expr: Expr
+    lo: int
+    hi: int
+
+
+@attrs.frozen
 class Winner(Node):
     var: str
     coll: Expr
     where: Expr | None
     keys: tuple[Key, ...] = attrs.field(converter=_tuple)
     fallback: str = "draw"
+    payoff: Payoff | None = None
 
 
 @attrs.frozen

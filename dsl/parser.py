@@ -235,8 +235,11 @@ class ToIR(Transformer):
     def scoring_decl(self, meta, body):
         return ("scoring", body)
 
-    def winner_decl(self, meta, var, coll, where, keys, fallback):
-        return ("winner", ir.Winner(str(var), coll, where, keys, str(fallback), span=_span(meta)))
+    def winner_decl(self, meta, var, coll, where, keys, fallback, payoff):
+        return ("winner", ir.Winner(str(var), coll, where, keys, str(fallback), payoff, span=_span(meta)))
+
+    def payoff(self, meta, expr, lo, hi):
+        return ir.Payoff(expr, lo, hi, span=_span(meta))
 
     def ex_players(self, meta, n):
         return ("players", int(n))

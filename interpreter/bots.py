@@ -58,12 +58,21 @@ class RandomBot:
 
 
 class GreedyBot:
-    """One-step lookahead on the winner line: for each move, play it in a state
+    """One turn's lookahead on the winner line: for each move, play it in a state
     sampled from its view, end the game there (its scoring and winner line)
     and take the move that leaves the seat best placed to win (evaluate.py:
-    the win, then the place, then the lead on the line's first key)."""
+    the win, then the place, then the lead on the line's first key).
+
+    A move the rules split into several decisions of the same seat (what to buy
+    chosen, then how to pay for it) is judged by where the whole of it leads:
+    while the seat decides again straight after the move, with no chance or
+    other seat between, the bot plays on greedily (each follow-up judged one
+    step ahead, at most FOLLOW_UPS of them) before ending the game.  Judged
+    one decision ahead, the first half of such a move changes nothing and
+    every option looks alike."""
 
     name = "greedy"
+    FOLLOW_UPS = 8
 
     def __init__(self, seat: int, rng: random.Random):
         self.seat, self.rng = seat, rng
@@ -79,12 +88,35 @@ class GreedyBot:
         for i in range(len(info.moves)):
             s = sample.clone()
             s.apply(i)
+            s = self._follow_up(s, ev, rng)
             value = ev.outcome(s, rng, spare=True).key(self.seat)  # s is this move's own copy
             if best_value is None or value > best_value:
                 best, best_value = [i], value
             elif value == best_value:
                 best.append(i)
         return best[0] if len(best) == 1 else rng.choice(best)
+
+    def _follow_up(self, s: State, ev, rng: random.Random) -> State:
+        """`s` played on while the seat decides again at once: each follow-up the one that ends best one step ahead
+        (the first of equals, so no draw is spent)."""
+        seat = self.seat
+        for _ in range(self.FOLLOW_UPS):
+            pending = s.pending
+            if not isinstance(pending, Decision) or pending.player != seat or s.is_terminal():
+                break
+            moves = pending.moves
+            if len(moves) == 1:
+                s.apply(0)
+                continue
+            best_i, best_value = 0, None
+            for j in range(len(moves)):
+                c = s.clone()
+                c.apply(j)
+                value = ev.outcome(c, rng, spare=True).key(seat)
+                if best_value is None or value > best_value:
+                    best_i, best_value = j, value
+            s.apply(best_i)
+        return s
 
 
 class RolloutBot:

@@ -7,6 +7,11 @@ scoring and winner line ran now, and that result counts the same way; so
 "lowest wins" (`by vp(p) asc`), tie-break keys, a `where` on who may win, an
 immediate `win`, an elimination and a draw all weigh exactly as the rules say.
 
+A winner line with a `payoff` (chips in poker) says the players play for
+that number, not for the win alone: a finished game is then worth the seat's
+payoff, scaled from its declared range to 0..1, in place of its share of the
+win; so a bot maximises its expected payoff.
+
 Two finer readings break ties between positions that result in the same
 outcome (a bot that will lose either way should still lose by less): the
 seat's place in the winner line's order (how many candidates rank ahead of
@@ -17,6 +22,8 @@ candidate, signed by the key's direction.
 from __future__ import annotations
 
 import random
+
+from soan.dsl.errors import SpecRuntimeError
 
 from .runtime import PlayerRef, rank_groups
 from .state import CHANCE, Frame, State
@@ -30,19 +37,25 @@ class Outcome:
     of it (n for a seat that cannot win), `margin[i]` its signed lead on the
     first numeric key."""
 
-    __slots__ = ("share", "place", "margin")
+    __slots__ = ("share", "place", "margin", "payoff")
 
-    def __init__(self, share: list[float], place: list[int], margin: list[float]):
+    def __init__(self, share: list[float], place: list[int], margin: list[float],
+                 payoff: list[float] | None = None):
         self.share, self.place, self.margin = share, place, margin
+        self.payoff = payoff  # each seat's payoff scaled to 0..1, where the winner line declares one
 
     def key(self, seat: int) -> tuple:
-        """A value to maximise: the win first, then the place, then the margin."""
-        return (self.share[seat], -self.place[seat], self.margin[seat])
+        """A value to maximise: the win (or the payoff) first, then the place, then the margin."""
+        first = self.share[seat] if self.payoff is None else self.payoff[seat]
+        return (first, -self.place[seat], self.margin[seat])
 
     def soft(self, seat: int, n: int) -> float:
         """One number in 0..1 for search: the share of the win, with a small
         part (a tenth) for the place among the others, so a lost position is
-        still ordered by how far behind it is."""
+        still ordered by how far behind it is; or, where the line declares a
+        payoff, the scaled payoff alone (its expectation is what the players play for)."""
+        if self.payoff is not None:
+            return self.payoff[seat]
         placed = 1.0 - self.place[seat] / max(1, n - 1) if n > 1 else 1.0
         return 0.9 * self.share[seat] + 0.1 * max(0.0, placed)
 
@@ -63,6 +76,9 @@ class Evaluator:
         self.var = w.var
         self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
         self.span = w.span
+        self.payoff = None
+        if w.payoff is not None:
+            self.payoff = (x(w.payoff.expr), w.payoff.lo, w.payoff.hi, w.payoff.span)
 
     # ---- outcomes ----------------------------------------------------------------------------
 
@@ -79,7 +95,21 @@ class Evaluator:
             for i in winners:  # the rules say who wins (an elimination counts only as far as they say)
                 share[i] = 1.0 / len(winners)
         place, margin = self._places(s)
-        return Outcome(share, place, margin)
+        return Outcome(share, place, margin, self._payoffs(s) if self.payoff is not None else None)
+
+    def _payoffs(self, s: State) -> list[float]:
+        """Each seat's payoff scaled from the declared range to 0..1; one outside the range is the spec's error."""
+        fn, lo, hi, span = self.payoff
+        env = {}
+        out = []
+        for p in s.t.P[:self.n]:
+            env[self.var] = p
+            v = fn(s, env)
+            if type(v) is not int or not lo <= v <= hi:
+                raise SpecRuntimeError(f"{p} has a payoff of {v}, outside the declared {lo}..{hi}", span,
+                                       "widen the payoff's range in the winner line, or check how it is computed")
+            out.append((v - lo) / (hi - lo))
+        return out
 
     def _places(self, s: State) -> tuple[list[int], list[float]]:
         """Each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's

@@ -2,17 +2,29 @@
 Powley and Whitehouse 2012), the search OpenSpiel and TAG use for games with
 hidden cards.
 
-One tree per decision, seen from the deciding seat.  Each playout starts from
-a fresh determinization: a full state consistent with what the seat can see
+One search per decision, for the deciding seat.  Each playout starts from a
+fresh determinization: a full state consistent with what the seat can see
 (BotInput.sample: every card hidden from it re-dealt among the hidden ones),
 so the search never reads a hidden card, it only averages over what the card
-could be.  Nodes are keyed by move labels, not by states, so the playouts of
-every determinization share one tree; a move is scored by UCB over the
-playouts in which it was legal (availability counts).  Chance events are drawn
-on the way, never branched on.  A playout runs the rest of the game with
-random moves (or `depth` decisions of it, then ends the game there) and is
-valued on the winner line (evaluate.py) for every seat, each node backing up
-the value of the seat that moved into it.
+could be.
+
+Every seat decides in the search on what *it* can see.  The statistics of a
+decision are kept per information set: the deciding seat and its view of the
+position (the cards it can see, by label and state, the rest as unknown; every
+variable, score and supply; the moves offered).  So the playouts of every
+determinization share them, an opponent holding a strong card answers as one
+holding a strong card does (not as an average of every hand it might hold,
+which makes a bluff look as good as a strong bet), and a seat choosing at the
+same time as another (a card played face down) cannot react to the other's
+hidden choice (in a tree keyed by moves it could, and the searching seat would
+expect every opponent to answer its secret bid perfectly).  Positions that look
+the same to the deciding seat share statistics, wherever in the search they
+are met.  A move is scored by UCB over its information set's visits.  Chance
+events are drawn on the way, never branched on.  A playout runs the rest of the game with
+random moves (or `depth` decisions of it, the mover then finishing the move under
+way, and ends the game there) and is
+valued on the winner line (evaluate.py) for every seat, each decision on the
+way backing up the value of the seat that took it.
 
 The work is fixed: `playouts` playouts a decision, never a time limit.  Every
 draw comes from the decision's own random stream, so the same game, seed and
@@ -25,28 +37,31 @@ import math
 import random
 
 from .evaluate import evaluator
+from .runtime import CardRef
 from .state import CHANCE
 from .streams import _with_copies
 
 DEFAULT_PLAYOUTS = 500
 EXPLORATION = 0.7  # UCB's constant for values in 0..1
+FOLLOW_UPS = 8  # a cut playout's mover may finish its move with this many more decisions
 
 
-class _Node:
-    __slots__ = ("children", "visits", "avail", "total", "player")
+class _InfoSet:
+    """One seat's statistics at one information set: visits and total value per move label."""
 
-    def __init__(self, player: int):
-        self.children: dict[str, _Node] = {}
-        self.visits = 0
-        self.avail = 1
-        self.total = 0.0
+    __slots__ = ("visits", "n", "total", "player")
+
+    def __init__(self, player: int, labels: list[str]):
         self.player = player
+        self.visits = 0
+        self.n = dict.fromkeys(labels, 0)
+        self.total = dict.fromkeys(labels, 0.0)
 
 
 class MCTSBot:
     """ISMCTS with `playouts` playouts a decision; a playout plays `depth`
-    decisions at most (None: to the game's end) before the game is ended and
-    valued."""
+    decisions at most (None: to the game's end) after leaving the searched
+    information sets, before the game is ended and valued."""
 
     name = "mcts"
 
@@ -60,67 +75,110 @@ class MCTSBot:
         if len(info.moves) == 1:
             return 0
         rng = info.rng or self.rng
-        root = _Node(self.seat)
         root_labels = _with_copies(info.moves)
+        table: dict[tuple, _InfoSet] = {}
         ev = None
         depth = self.depth
         log = math.log
         sqrt = math.sqrt
+        root_key = None
         for _ in range(self.playouts):
             s = info.sample(rng)
             if ev is None:
                 ev = evaluator(s.t)
-            node = root
-            path = []
-            # selection and expansion
+            path: list[tuple[_InfoSet, str]] = []
+            # selection and expansion, through the information sets met before
             while not s.is_terminal():
                 p = s.current_player()
                 if p == CHANCE:
                     s.apply_chance(s.sample_chance(rng))
                     continue
                 labels = _with_copies([m.label for m in s.pending.moves])
-                children = node.children
-                untried = []
-                for i, lab in enumerate(labels):
-                    c = children.get(lab)
-                    if c is None:
-                        untried.append(i)
-                    else:
-                        c.avail += 1
+                key = info_key(s, p, labels)
+                if root_key is None:
+                    root_key = key
+                node = table.get(key)
+                if node is None:
+                    node = table[key] = _InfoSet(p, labels)
+                n = node.n
+                untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
                 if untried:
                     i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                    child = children[labels[i]] = _Node(p)
+                    path.append((node, labels[i]))
                     s.apply(i)
-                    path.append(child)
                     break
+                total = node.total
+                lv = log(node.visits)
                 best_i, best_u = 0, -1.0
                 for i, lab in enumerate(labels):
-                    c = children[lab]
-                    u = c.total / c.visits + EXPLORATION * sqrt(log(c.avail) / c.visits)
+                    c = n[lab]
+                    u = total[lab] / c + EXPLORATION * sqrt(lv / c)
                     if u > best_u:
                         best_i, best_u = i, u
-                node = children[labels[best_i]]
+                path.append((node, labels[best_i]))
                 s.apply(best_i)
-                path.append(node)
-            # the rest of the game at random
+            # the rest of the game at random; a playout cut at `depth` first finishes the move under way (the
+            # mover's own follow-up decisions, at most FOLLOW_UPS), as the end of a turn is what the game is
+            # valued at: cut between choosing what to buy and paying for it, the choice would be worth nothing
             steps = 0
+            mover = path[-1][0].player if path else -1
             while not s.is_terminal():
-                if s.current_player() == CHANCE:
+                p = s.current_player()
+                if p == CHANCE:
                     s.apply_chance(s.sample_chance(rng))
                     continue
-                if depth is not None and steps >= depth:
+                if depth is not None and steps >= depth and (p != mover or steps >= depth + FOLLOW_UPS):
                     break
                 s.apply(rng.randrange(len(s.pending.moves)))
+                mover = p
                 steps += 1
             values = ev.values(s, rng, spare=True)
-            for nd in path:
-                nd.visits += 1
-                nd.total += values[nd.player]
-        self.last_visits = {lab: root.children[lab].visits if lab in root.children else 0 for lab in root_labels}
-        best = max(range(len(root_labels)), key=lambda i: (self.last_visits[root_labels[i]], _mean(root, root_labels[i]), -i))
-        return best
+            for node, lab in path:
+                node.visits += 1
+                node.n[lab] += 1
+                node.total[lab] += values[node.player]
+        root = table[root_key]
+        self.last_visits = {lab: root.n[lab] for lab in root_labels}
+        return max(range(len(root_labels)),
+                   key=lambda i: (root.n[root_labels[i]], _mean(root, root_labels[i]), -i))
 
 
-def _mean(root: _Node, label: str) -> float:
-    c = root.children.get(label)
-    return c.total / c.visits if c is not None and c.visits else 0.0
+def _mean(node: _InfoSet, label: str) -> float:
+    c = node.n[label]
+    return node.total[label] / c if c else 0.0
+
+
+def info_key(s, p: int, labels: list[str]) -> tuple:
+    """Seat `p`'s information set at a decision of `s`, as far as its view shows it: the cards it can see by label
+    and state, in place (the rest as unknown), every variable, score, supply and elimination (cards named by a
+    variable only where `p` can see them), the round, and the moves offered."""
+    t = s.t
+    bit = 1 << p
+    viewers = s.viewers
+    names = t.card_labels
+    cols = list(s.cs.values())
+    zones = []
+    for cards in s.zones:
+        if not cards:
+            zones.append(())
+            continue
+        row = []
+        for c in cards:
+            if viewers(c) & bit:
+                row.append((names[c], *[col[c] for col in cols], s.facedown[c]) if cols else (names[c], s.facedown[c]))
+            else:
+                row.append(None)
+        zones.append(tuple(row))
+
+    def shown(v):
+        if type(v) is CardRef:
+            return names[v.id] if viewers(v.id) & bit else None
+        if type(v) is tuple:
+            return tuple(shown(x) for x in v)
+        return v
+
+    return (p, s.round, tuple(labels), tuple(zones),
+            tuple(tuple(shown(x) for x in col) for col in s.pv.values()),
+            tuple(shown(v) for v in s.gv.values()),
+            tuple(tuple(col) for col in s.vp.values()),
+            tuple(s.supply.values()), tuple(s.elim))
