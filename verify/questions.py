@@ -105,7 +105,7 @@ def watch_games(tables: Tables, questions: Iterable[ir.Question], records: Itera
                 progress: Callable[[int, float], None] | None = None, settle: set[str] | None = None) -> Watch:
     """Work the questions out on the states of games: first on `records`
     (games already played, e.g. by the verify search), then on seeded games
-    (seed, seed+1, ...; random bots, greedy every eighth) until every question
+    (seed, seed+1, ...; random bots, greedy every sixteenth) until every question
     has its answer, `max_games` games are played (then the time does not
     matter: the same verdicts every run), or `seconds` are spent.  For each
     question the shortest game that answers it is kept, with the step."""
