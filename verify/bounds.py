@@ -1177,12 +1177,6 @@ class Bounds:
                     rounds = max(0, min(r, k[0] - 1 if c.op == "<" else k[0]))
                     return mult // r * rounds
         return mult
-        for c in _conjuncts(test):
-            match c:
-                case ir.BinOp(op="==", left=ir.Builtin(name="round"), right=ir.Int()) | \
-                        ir.BinOp(op="==", left=ir.Int(), right=ir.Builtin(name="round")):
-                    return mult // r
-        return mult
 
     def _consumed(self, var: str, src, body: ir.Block, mult: int | None) -> int | None:
         """How often the body of a choice (or pick) of one card from `src` can run: when it always
