@@ -198,3 +198,22 @@ def rule_roots(spec: ir.Spec) -> list:
     roots += [x for x in (spec.setup, spec.rounds, spec.scoring, spec.winner) if x is not None]
     roots += [t.supply for t in spec.tokens] + [e for _, e, _ in declaration_exprs(spec)]
     return roots + [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead
+
+
+def conjuncts(e) -> list:
+    """The parts of `a and b and ...` (none for no condition): what a test says, one fact at a time."""
+    if e is None:
+        return []
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def counts_cards_of(e, coll) -> bool:
+    """Whether `e` is the number of cards in `coll`: `count(coll)`, `size(coll)` or `count(x in coll)`."""
+    match e:
+        case ir.Call(func="count" | "size", args=(x,)):
+            return x == coll
+        case ir.Agg(func="count", coll=x, where=None):
+            return x == coll
+    return False

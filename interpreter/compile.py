@@ -16,7 +16,7 @@ from operator import attrgetter, itemgetter
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, _cmp_key, as_list, fmt, int_fits, rank_groups
+from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .state import PASS, Chance, Decision, Frame, Move, _over_budget, player_index
@@ -1032,28 +1032,39 @@ class _Selection(Move):
         return self._items
 
 
-_LABELLED: dict = {}
-_LABELLED_MAX = 100_000  # selections kept in all (a few kilobytes per hand): then the store starts again
-_LABELLED_SMALL = 500  # only choices of at most this many selections are kept
-_labelled_kept = 0
+class _Kept:
+    """Results kept by key while they hold at most `most` items in all (then the store starts again),
+    and only results of at most `largest` items: hands of the same cards (or the same shape) recur all
+    game long and from game to game, so a choice's selections are made once, with memory bounded."""
+
+    __slots__ = ("kept", "items", "most", "largest")
+
+    def __init__(self, most: int, largest: int | None = None):
+        self.kept: dict = {}
+        self.items = 0
+        self.most, self.largest = most, largest
+
+    def get(self, key, make):
+        out = self.kept.get(key)
+        if out is None:
+            out = make(*key)
+            if self.largest is None or len(out) <= self.largest:
+                if self.items + len(out) > self.most:
+                    self.kept.clear()
+                    self.items = 0
+                self.kept[key] = out
+                self.items += len(out)
+        return out
+
+
+# a few kilobytes a hand: 100,000 selections in all, each of at most 500 selections kept
+_LABELLED = _Kept(100_000, largest=500)
 
 
 def _labelled(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
     """(move label, (class, how many) taken, sort key) for every selection of _selections, labelled
-    with the classes' labels.  Hands of the same cards recur all game long and from game to game, so
-    small choices are kept (the memory bounded: at most _LABELLED_MAX selections in all)."""
-    global _labelled_kept
-    key = (labels, sizes, lo, hi)
-    out = _LABELLED.get(key)
-    if out is None:
-        out = _label_selections(labels, sizes, lo, hi)
-        if len(out) <= _LABELLED_SMALL:
-            if _labelled_kept + len(out) > _LABELLED_MAX:
-                _LABELLED.clear()
-                _labelled_kept = 0
-            _LABELLED[key] = out
-            _labelled_kept += len(out)
-    return out
+    with the classes' labels (kept: see _Kept)."""
+    return _LABELLED.get((labels, sizes, lo, hi), _label_selections)
 
 
 def _label_selections(labels: tuple, sizes: tuple, lo: int, hi: int) -> tuple:
@@ -1081,26 +1092,14 @@ def _count_selections(sizes: tuple, lo: int, hi: int) -> int:
     return sum(ways[max(lo, 0):])
 
 
-_SELECTIONS: dict = {}
-_SELECTIONS_MAX = 200_000  # selections kept in all (an entry may hold up to MAX_SUBSETS): then the store starts again
-_selections_kept = 0
+# an entry may hold up to MAX_SUBSETS selections; a game can have a few hundred hand shapes
+_SELECTIONS = _Kept(200_000)
 
 
 def _selections(sizes: tuple, lo: int, hi: int) -> tuple:
-    """((class, how many) for each class taken, sort key) for every selection, sorted by the key.
-    Hands of the same shape recur all game long, so this is computed once per shape (a game can have a few
-    hundred shapes: the store is bounded by selections, not by shapes)."""
-    global _selections_kept
-    key = (sizes, lo, hi)
-    out = _SELECTIONS.get(key)
-    if out is None:
-        out = _make_selections(sizes, lo, hi)
-        if _selections_kept + len(out) > _SELECTIONS_MAX:
-            _SELECTIONS.clear()
-            _selections_kept = 0
-        _SELECTIONS[key] = out
-        _selections_kept += len(out)
-    return out
+    """((class, how many) for each class taken, sort key) for every selection, sorted by the key;
+    computed once per hand shape (kept: see _Kept)."""
+    return _SELECTIONS.get((sizes, lo, hi), _make_selections)
 
 
 def _make_selections(sizes: tuple, lo: int, hi: int) -> tuple:

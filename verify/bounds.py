@@ -35,6 +35,7 @@ from __future__ import annotations
 import attrs
 
 from soan.dsl import ir
+from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
 from .flow import Flow, opening_steps, pauses
@@ -310,7 +311,7 @@ class Bounds:
             return None
         field = sets[0].target.name
         empty = ir.BinOp("==", ir.Attr(ir.Local(src.var), field), ir.NoneLit()) if hasattr(ir, "NoneLit") else None
-        if src.coll.obj != move.dest.obj or empty is None or empty not in _conjuncts(src.where):
+        if src.coll.obj != move.dest.obj or empty is None or empty not in conjuncts(src.where):
             return None
         if any(isinstance(st, ir.Stmt) and src.coll.obj.name in _binds(st) for st in before):
             return None
@@ -1055,7 +1056,7 @@ class Bounds:
                 if cards is None:  # through defs, a ruling's branch, and lists of other zones joined
                     known = self._zone_cards(coll)
                     if known is not None:
-                        cards = [c for c in known[1] if all(self.flow._may_pass(c, var, w) for w in _conjuncts(where))]
+                        cards = [c for c in known[1] if all(self.flow._may_pass(c, var, w) for w in conjuncts(where))]
                 whole = self.size(coll)
                 if cards is not None:
                     alike = self.flow.most_alike(cards, var, where)
@@ -1112,7 +1113,7 @@ class Bounds:
                 inner = self._zone_cards(coll)
                 if inner is None:
                     return None
-                return inner[0], [c for c in inner[1] if all(self.flow._may_pass(c, var, w) for w in _conjuncts(where))]
+                return inner[0], [c for c in inner[1] if all(self.flow._may_pass(c, var, w) for w in conjuncts(where))]
             case ir.Cond(test=test, then=a, orelse=b):
                 known = self.truth(test)
                 if known is not None:
@@ -1165,7 +1166,7 @@ class Bounds:
         if (mult is None or not r or self._capped or self._stage is None or self._stage[0] != "rounds"
                 or mult % r):
             return mult
-        for c in _conjuncts(test):
+        for c in conjuncts(test):
             match c:
                 case ir.BinOp(op="==", left=ir.Builtin(name="round"), right=ir.Int()) | \
                         ir.BinOp(op="==", left=ir.Int(), right=ir.Builtin(name="round")):
@@ -1465,7 +1466,7 @@ class Joined:
 def _unflagged(test, var: str) -> list[str]:
     """The fields `f` for which `test` (read as a conjunction) says `not var.f`."""
     out = []
-    for c in _conjuncts(test):
+    for c in conjuncts(test):
         match c:
             case ir.Not(operand=ir.Attr(obj=ir.Local(name=v), name=f)) if v == var:
                 out.append(f)
@@ -1478,7 +1479,7 @@ def _latched_locals(test, body: ir.Block) -> list[str]:
     """The locals `d` of a `while not d and ...` that its body (not counting procedures, which
     have locals of their own) only ever sets to true."""
     out = []
-    for c in _conjuncts(test):
+    for c in conjuncts(test):
         if isinstance(c, ir.Not) and isinstance(c.operand, ir.Local):
             d = c.operand.name
             if all(not (isinstance(n, ir.Let) and n.name == d) and
@@ -1511,14 +1512,6 @@ def _rebound(body: ir.Block) -> set[str]:
     return {k for n in ir.walk(body) if isinstance(n, ir.Stmt) for k in _binds(n)}
 
 
-def _conjuncts(e) -> list:
-    if e is None:
-        return []
-    if isinstance(e, ir.BinOp) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
 def _flag_fact(var: str, flag: str) -> ir.Expr:
     """The fact `var.flag` (true), as a guard reads it."""
     return ir.Attr(ir.Local(var), flag)
@@ -1532,9 +1525,3 @@ def _count_facts(s: ir.Let) -> list[ir.Expr]:
                     if isinstance(a, ir.Call) and a.func in ("count", "size") and len(a.args) == 1
                     or isinstance(a, ir.Agg) and a.func == "count" and a.where is None]
     return []
-
-
-def _conjuncts_of(e) -> list:
-    if isinstance(e, ir.BinOp) and e.op == "and":
-        return _conjuncts_of(e.left) + _conjuncts_of(e.right)
-    return [e]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from soan.dsl import ir
+from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
 ANY = None  # an unresolved source or destination: every card, every zone
@@ -188,7 +189,7 @@ class Flow:
             if any(isinstance(n, ir.Set) and isinstance(n.target, ir.Local) and n.target.name == v
                    for n in ir.walk(block)):
                 continue  # the local may name another card by the time it is moved
-            for c in (_conjuncts(test) if holds else [test]):
+            for c in (conjuncts(test) if holds else [test]):
                 match c:
                     case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=x), name="kind"), right=ir.Symbol(name=k)) \
                             if x == v:
@@ -275,7 +276,7 @@ class Flow:
                 base = self.cards_of(coll)
                 if base is None:
                     return None
-                return [c for c in base if all(self._may_pass(c, var, w) for w in _conjuncts(where))]
+                return [c for c in base if all(self._may_pass(c, var, w) for w in conjuncts(where))]
         return None
 
     def _may_pass(self, cid: int, var: str, cond) -> bool:
@@ -289,7 +290,7 @@ class Flow:
     def most_alike(self, cards: list[int], var: str, where) -> int:
         """How many of `cards` can pass `where` at once when it demands a fixed
         field equal some one value (`c.suit == s`): the largest group."""
-        for cond in _conjuncts(where):
+        for cond in conjuncts(where):
             match cond:
                 case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=other) \
                         if v == var and not _mentions(other, var) and self._fixed(f, cards):
@@ -399,20 +400,12 @@ def _bindings(node) -> set[str]:
 def _kinds(what) -> set[str] | None:
     """A filter `c.kind == K` on what a move takes narrows which cards it can move."""
     if isinstance(what, ir.ListComp) and what.value is None:
-        for cond in _conjuncts(what.where):
+        for cond in conjuncts(what.where):
             match cond:
                 case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name="kind"), right=ir.Symbol(name=s)) \
                         if v == what.var:
                     return {s}
     return None
-
-
-def _conjuncts(e):
-    if e is None:
-        return []
-    if isinstance(e, ir.BinOp) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 def _mentions(e, var: str) -> bool:

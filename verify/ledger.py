@@ -59,17 +59,6 @@ def ledger(b: Bounds, token: str) -> Ledger | None:
     return _Reader(b, token).read()
 
 
-def _same(a, b) -> bool:
-    """Two expressions alike but for where they are written."""
-    if type(a) is not type(b):
-        return False
-    if not isinstance(a, ir.Node):
-        if isinstance(a, tuple):
-            return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-        return a == b
-    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in attrs.fields(type(a)) if f.name != "span")
-
-
 class _Reader:
     def __init__(self, b: Bounds, token: str):
         self.b = b
@@ -122,7 +111,7 @@ class _Reader:
         lowest, highest = self._range(field)
         if lowest is None or lowest < 0:
             return None
-        if not self._lowered_only_with_return(field, zone):
+        if not self._lowered_only_with_return(field, zone, lowest, {id(pair) for *_, pair in gives}):
             return None
         if self._taken_out_of(zone):
             return None
@@ -131,7 +120,8 @@ class _Reader:
         return Ledger(self.token, zone, field, lowest, len(cards) * (highest - lowest), len(cards))
 
     def _raised_beside(self, give: ir.Give, above: tuple) -> ir.Set | None:
-        """The `set c.f += A` next to the give (before or after it), A the give's amount and at least 0."""
+        """The `set c.f += A` next to the give (before or after it), A the give's amount (nodes compare
+        without where they are written)."""
         block = above[-1] if above else None
         if not isinstance(block, ir.Block):
             return None
@@ -140,7 +130,7 @@ class _Reader:
             if 0 <= j < len(block.stmts):
                 s = block.stmts[j]
                 if isinstance(s, ir.Set) and s.op == "+=" and isinstance(s.target, ir.Attr) \
-                        and isinstance(s.target.obj, ir.Local) and _same(s.value, give.amount):
+                        and isinstance(s.target.obj, ir.Local) and s.value == give.amount:
                     # (a negative amount stops the game at the give with an error, so it needs no check)
                     return s
         return None
@@ -203,17 +193,17 @@ class _Reader:
         return any(isinstance(n, ir.Set) and isinstance(n.target, ir.Local) and n.target.name == name
                    for n, _, sc in self.where if sc == scope)
 
-    def _lowered_only_with_return(self, field: str, zone: str) -> bool:
-        """Every `set c.f = ...` or `-=` is `set c.f = lowest` right after `return c.f T from p`, c one of p's cards."""
-        lowest, _ = self._range(field)
+    def _lowered_only_with_return(self, field: str, zone: str, lowest: int, partners: set[int]) -> bool:
+        """Every `set c.f = ...` or `-=` is `set c.f = lowest` right after `return c.f T from p`, c one of p's
+        cards; a `+=` is of a number at least 0 or the partner of a give (`partners`: their ids)."""
         for node, above, scope in self.where:
             if not (isinstance(node, ir.Set) and isinstance(node.target, ir.Attr) and node.target.name == field):
                 continue
             if node.op == "+=":
                 if isinstance(node.value, ir.Int) and node.value.value >= 0:
                     continue
-                if any(g[3] is node for g in self._gives()):
-                    continue  # the give's partner, its amount checked at least 0
+                if id(node) in partners:
+                    continue  # it rises with the give beside it (a negative amount stops the game at the give)
                 return False
             if not (node.op == "=" and isinstance(node.value, ir.Int) and node.value.value == lowest):
                 return False
@@ -223,20 +213,10 @@ class _Reader:
             i = next(k for k, s in enumerate(block.stmts) if s is node)
             before = block.stmts[i - 1] if i > 0 else None
             if not (isinstance(before, ir.Return) and before.token == self.token
-                    and _same(before.amount, node.target)
+                    and before.amount == node.target
                     and self._owned_zone(node.target.obj, before.player, above, scope) == zone):
                 return False
         return True
-
-    def _gives(self):
-        if not hasattr(self, "_gives_cache"):
-            out = []
-            for node, above, scope in self.where:
-                if isinstance(node, ir.Give) and node.token == self.token:
-                    pair = self._raised_beside(node, above)
-                    out.append((node, above, scope, pair))
-            self._gives_cache = out
-        return self._gives_cache
 
     def _taken_out_of(self, zone: str) -> bool:
         """Can any rule move a card out of the zone (or from a place where-cards-can-go cannot trace)?"""

@@ -15,6 +15,7 @@ cards from the pile, and where the pile's cards can go (`flow.py`).
 from __future__ import annotations
 
 from soan.dsl import ir
+from soan.dsl.analysis import counts_cards_of
 
 from .bounds import Bounds
 
@@ -60,16 +61,7 @@ def _empty_test(test, pile: str) -> bool:
     match test:
         case ir.BinOp(op="==", left=c, right=ir.Int(value=0)) | ir.BinOp(op="<", left=c, right=ir.Int(value=1)) \
                 | ir.BinOp(op="<=", left=c, right=ir.Int(value=0)):
-            return _count_of(c, pile)
-    return False
-
-
-def _count_of(e, zone: str) -> bool:
-    match e:
-        case ir.Call(func="count", args=(ir.SharedZone(name=z),)):
-            return z == zone
-        case ir.Agg(func="count", coll=ir.SharedZone(name=z), where=None, value=None):
-            return z == zone
+            return counts_cards_of(c, ir.SharedZone(pile))
     return False
 
 

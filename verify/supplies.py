@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from soan.dsl import ir
-from soan.dsl.analysis import rule_roots
+from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
 
 from . import solver
 from .bounds import Bounds
@@ -135,7 +135,7 @@ def _pile_never_short(v: Verifier, name: str, sites: list) -> str | None:
         reasons.add(why)
     else:
         return "; ".join(sorted(reasons))
-    if all(_taken_out(v, b, name, None) is not None and _taken_out(v, b, name, None) <= b.flow.placed.get(name, 0)
+    if all((taken := _taken_out(v, b, name, None)) is not None and taken <= b.flow.placed.get(name, 0)
            for b in v.bs):
         return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
                 f"(for each outcome of the setup's opening picks)")
@@ -236,13 +236,13 @@ def _draw_fits(b: Bounds, site) -> str | None:
     """Why this draw takes at most what its pile holds when it runs, or None."""
     d = site.node
     line = d.span.line
-    if isinstance(d.count, ir.Call) and d.count.func == "min" and any(_counts(a, d.source) for a in d.count.args):
+    if isinstance(d.count, ir.Call) and d.count.func == "min" and any(counts_cards_of(a, d.source) for a in d.count.args):
         return f"the draw at line {line} takes at most the pile's count"
     need = b.value_at(site, d.count)
     if need is None:
         return None
     for g in site.guards:
-        for c in _conjuncts(g):
+        for c in conjuncts(g):
             if _at_least_the_count(c, d.source, d.count):
                 return f"the draw at line {line} takes at most what the test or `min` at line {g.span.line} left in the pile"
             at_least = _count_at_least(b, site, c, d.source)
@@ -257,20 +257,10 @@ def _at_least_the_count(c, source, count) -> bool:
     if not isinstance(count, ir.Local):
         return False
     match c:
-        case ir.BinOp(op=">=", left=l, right=ir.Local(name=k)) if _counts(l, source):
+        case ir.BinOp(op=">=", left=l, right=ir.Local(name=k)) if counts_cards_of(l, source):
             return k == count.name
-        case ir.BinOp(op="<=", left=ir.Local(name=k), right=r) if _counts(r, source):
+        case ir.BinOp(op="<=", left=ir.Local(name=k), right=r) if counts_cards_of(r, source):
             return k == count.name
-    return False
-
-
-def _counts(e, source) -> bool:
-    """Whether `e` is the number of cards in `source`."""
-    match e:
-        case ir.Call(func="count" | "size", args=(x,)):
-            return x == source
-        case ir.Agg(func="count", coll=x, where=None):
-            return x == source
     return False
 
 
@@ -279,15 +269,15 @@ def _count_at_least(b: Bounds, site, c, source) -> int | None:
     saved, b.env = b.env, site.env
     try:
         match c:
-            case ir.BinOp(op=">=" | ">", left=l, right=r) if _counts(l, source):
+            case ir.BinOp(op=">=" | ">", left=l, right=r) if counts_cards_of(l, source):
                 lo = b.int_min(r)
                 return None if lo is None else lo + (c.op == ">")
-            case ir.BinOp(op="<=" | "<", left=l, right=r) if _counts(r, source):
+            case ir.BinOp(op="<=" | "<", left=l, right=r) if counts_cards_of(r, source):
                 lo = b.int_min(l)
                 return None if lo is None else lo + (c.op == "<")
-            case ir.BinOp(op="!=", left=l, right=ir.Int(value=0)) if _counts(l, source):
+            case ir.BinOp(op="!=", left=l, right=ir.Int(value=0)) if counts_cards_of(l, source):
                 return 1
-            case ir.Not(operand=ir.BinOp(op="<" | "<=", left=l, right=r)) if _counts(l, source):
+            case ir.Not(operand=ir.BinOp(op="<" | "<=", left=l, right=r)) if counts_cards_of(l, source):
                 lo = b.int_min(r)
                 return None if lo is None else lo + (c.operand.op == "<=")
         return None
@@ -295,13 +285,6 @@ def _count_at_least(b: Bounds, site, c, source) -> int | None:
         b.env = saved
 
 
-def _conjuncts(e):
-    if isinstance(e, ir.BinOp) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-# The statements of a block that always run, in order, phases opened up.
 def _supply_pressure(token: str, supply: int):
     """A game's value when looking for a token shortage: how many tokens left the supply
     (the climb's objective, so it climbs rather than drifts), one more once it ran short."""

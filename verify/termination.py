@@ -47,6 +47,7 @@ from __future__ import annotations
 import attrs
 
 from soan.dsl import ir
+from soan.dsl.analysis import conjuncts
 
 from . import solver
 from .bounds import Bounds
@@ -165,7 +166,7 @@ def _domain_test(test: ir.Expr):
 
 def _candidates(test: ir.Expr):
     """(collection, 'drain' | 'fill', c or k) for each conjunct of the condition that counts cards."""
-    for c in _conjuncts(test):
+    for c in conjuncts(test):
         match c:
             case ir.BinOp(op=">" | ">=" | "!=", left=l, right=ir.Int(value=v)) if _counted(l) is not None:
                 yield _counted(l), "drain", v if c.op == ">" else v - 1 if c.op == ">=" else (0 if v == 0 else None)
@@ -191,12 +192,6 @@ def _counted(e) -> ir.Expr | None:
         case ir.Agg(func="count", coll=x, where=None):
             return x
     return None
-
-
-def _conjuncts(e) -> list:
-    if isinstance(e, ir.BinOp) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 def _hold(zones) -> str:
@@ -282,7 +277,7 @@ class _Prover:
         or `X` (only to false).  Locals live in their own running body, so only the loop's own
         statements can set them."""
         out = {}
-        for c in _conjuncts(self.node.test):
+        for c in conjuncts(self.node.test):
             match c:
                 case ir.Not(operand=ir.Local(name=x)):
                     want = True
@@ -326,9 +321,7 @@ class _Prover:
                             zones |= src
                             changed = True
             self.m = Measure("drain", m_expr, frozenset(zones), bound)
-            most = len({c for z in zones for c in self.flow.cards_in(z)})
-            if self.call_reach is not None and self.call_reach.most_in(zones) is not None:
-                most = min(most, self.call_reach.most_in(zones))
+            most = self._most_cards(zones)
             what = _zone_word(zones)
             if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
                 return f"not every pass is known to move a card out of {what} or to end the loop"
@@ -350,6 +343,13 @@ class _Prover:
         return CapProof(max(0, bound), cap, f"each pass puts a card into {m_expr.name}, nothing the loop runs takes "
                                             f"one out, and the loop runs only while it holds fewer than {bound}")
 
+    def _most_cards(self, zones) -> int:
+        """The most cards the zones hold at once: the cards that can ever lie there, or fewer where the
+        call's own reach (where cards lie when the loop's procedure is called) says so."""
+        most = len({c for z in zones for c in self.flow.cards_in(z)})
+        reach = self.call_reach.most_in(zones) if self.call_reach is not None else None
+        return most if reach is None else min(most, reach)
+
     def _prove_unset(self, m_expr, bound: int, cap: int, moves) -> CapProof | str:
         """A count of the cards of some zones whose field f is none (`[g in p.grills where g.dish == none]`):
         no card enters those zones, nothing the loop runs sets f to what may be none, and each pass
@@ -358,7 +358,7 @@ class _Prover:
         comp = _inline(self.b.spec, m_expr)
         field = None
         if isinstance(comp, ir.ListComp) and comp.value is None:
-            for c in _conjuncts(comp.where) if comp.where is not None else []:
+            for c in conjuncts(comp.where) if comp.where is not None else []:
                 match c:
                     case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=v), name=f), right=ir.NoneLit()) \
                             if v == comp.var:
@@ -381,9 +381,7 @@ class _Prover:
                 return f"the rule at line {s.span.line} may set {field} to none"
         self.m = Measure("unset", m_expr, frozenset(zones), bound)
         self.m_field = field
-        most = len({c for z in zones for c in self.flow.cards_in(z)})
-        if self.call_reach is not None and self.call_reach.most_in(zones) is not None:
-            most = min(most, self.call_reach.most_in(zones))
+        most = self._most_cards(zones)
         what = _zone_word(zones)
         if not self._every_pass(self.node.body.stmts, self._start_facts(), 0, None):
             return f"not every pass is known to give a card of {what} a {field} or to end the loop"
@@ -425,7 +423,7 @@ class _Prover:
         if not inner.exit_flags or isinstance(prove_cap([self.b], w, scope, [self.call_reach] if self.call_reach
                                                         else None), str):
             return False
-        for c in _conjuncts(w.test):
+        for c in conjuncts(w.test):
             flag = c.operand if isinstance(c, ir.Not) else c
             if isinstance(flag, ir.Local) and flag.name in inner.exit_flags:
                 continue
@@ -678,7 +676,7 @@ class _Prover:
                     return f"an exchange at line {st.span.line} may bring cards into {_zone_word(zones)}"
         _, changed = self._effects(self.node.body, None, ())
         keyed = set()  # fields the filter only compares with the value: may be set to none
-        for c in ([] if g is None else _conjuncts(g)):
+        for c in ([] if g is None else conjuncts(g)):
             match c:
                 case ir.BinOp(op="==", left=ir.Attr(obj=ir.Local(name=x1), name=f), right=ir.Local(name=v1)) | \
                         ir.BinOp(op="==", left=ir.Local(name=v1), right=ir.Attr(obj=ir.Local(name=x1), name=f)) \
@@ -734,7 +732,7 @@ class _Prover:
         return False
 
     def _start_facts(self) -> tuple:
-        return tuple(_conjuncts(self.node.test))
+        return tuple(conjuncts(self.node.test))
 
     # ---- every path of a pass: a card moved (as the measure needs) or the loop ended
 
@@ -950,7 +948,7 @@ class _Prover:
         self.chosen_src[chosen] = self._to_loop(s.source, args)
         known = self._member_facts(self.chosen_src[chosen], chosen)
         if s.where is not None:
-            known += _conjuncts(self._to_loop(s.where, body_args) if body_args is not None else s.where)
+            known += conjuncts(self._to_loop(s.where, body_args) if body_args is not None else s.where)
         if not self._every_pass(s.body.stmts, facts + tuple(known), depth, body_args, fresh | {chosen}, calling):
             return False
         if orelse_ok:
@@ -966,7 +964,7 @@ class _Prover:
         u = _unfold(self.b.spec, coll) if depth == 0 else coll
         match u:
             case ir.ListComp(var=v, coll=c, where=w, value=None) | ir.Ranking(var=v, coll=c, where=w):
-                own = [] if w is None else _conjuncts(_subst(w, {v: item}))
+                own = [] if w is None else conjuncts(_subst(w, {v: item}))
                 return own + self._member_facts(c, item, depth + 1)
             case ir.BinOp(op="+", left=a, right=b):
                 fa, fb = self._member_facts(a, item, depth + 1), self._member_facts(b, item, depth + 1)
@@ -1047,9 +1045,9 @@ class _Prover:
                 pass
             case _:
                 return None
-        mine = [k for k in _conjuncts(g) if k in (ir.BinOp("==", ir.Attr(ir.Local(x), "owner"), ir.Local(p)),
+        mine = [k for k in conjuncts(g) if k in (ir.BinOp("==", ir.Attr(ir.Local(x), "owner"), ir.Local(p)),
                                                   ir.BinOp("==", ir.Local(p), ir.Attr(ir.Local(x), "owner")))]
-        rest = [k for k in _conjuncts(g) if k not in mine]
+        rest = [k for k in conjuncts(g) if k not in mine]
         if not mine or p in _free_locals(z) or any(p in _free_locals(k) for k in rest):
             return None
         zones = self.flow.zones_of(z, self.scope)
@@ -1225,7 +1223,7 @@ def _count_of(var, coll, where):
 
 def _filter(var, coll, where):
     """[var in coll where where] in one form (None var: all of coll)."""
-    parts = [] if where is None else _conjuncts(where)
+    parts = [] if where is None else conjuncts(where)
     while True:
         match coll:
             case ir.ListComp(var=v2, coll=c2, where=w2, value=None):
@@ -1239,7 +1237,7 @@ def _filter(var, coll, where):
         else:
             parts = [_subst(p, {var: ir.Local(v2)}) for p in parts] if var != v2 else parts
             var = v2
-        parts += [] if w2 is None else _conjuncts(w2)
+        parts += [] if w2 is None else conjuncts(w2)
         coll = c2
     if not parts:
         return coll
@@ -1427,7 +1425,7 @@ class _Owners:
                 return self.owned_by(body, who, scope, depth + 1, True)
             case ir.ListComp(var=v, coll=c, where=w):
                 if not zones_only and w is not None and any(isinstance(x, ir.BinOp) and x.op == "==" and x.left == ir.Attr(ir.Local(v), "owner")
-                                         and x.right == who for x in _conjuncts(w)):
+                                         and x.right == who for x in conjuncts(w)):
                     return True
                 return self.owned_by(c, who, scope, depth + 1, zones_only)
             case ir.Call(func="take" | "first" | "last", args=(c, *_)):
