@@ -33,7 +33,7 @@ def refilled_before(b: Bounds, draw: ir.Draw, parents: dict) -> str | None:
     if not (isinstance(test_if, ir.If) and len(test_if.branches) == 1 and test_if.orelse is None
             and _empty_test(test_if.branches[0][0], pile.name)):
         return None
-    stmts = _inline(b.spec, test_if.branches[0][1].stmts)
+    stmts = _procedures_opened(b.spec, test_if.branches[0][1].stmts)
     if stmts is None:
         return None
     zone = _refill_zone(stmts, pile.name)
@@ -65,7 +65,7 @@ def _empty_test(test, pile: str) -> bool:
     return False
 
 
-def _inline(spec: ir.Spec, stmts) -> list | None:
+def _procedures_opened(spec: ir.Spec, stmts) -> list | None:
     """The statements, a call of a procedure without parameters replaced by its body (one level)."""
     procs = {p.name: p for p in spec.procedures}
     out = []
