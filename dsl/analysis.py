@@ -5,10 +5,11 @@ from __future__ import annotations
 from . import ir
 
 
-def _uses(node: ir.Node) -> tuple[set[str], set[str], set[str]]:
-    """(parameters read, defs called, procedures run) anywhere under `node`."""
+def _uses(node: ir.Node, seats: "SeatGuards | None" = None) -> tuple[set[str], set[str], set[str]]:
+    """(parameters read, defs called, procedures run) anywhere under `node`;
+    with `seats`, not under a branch no seat at that player count can take."""
     params, defs, procs = set(), set(), set()
-    for n in ir.walk(node):
+    for n in (ir.walk(node) if seats is None else seats.live_nodes(node)):
         match n:
             case ir.Param(name=name):
                 params.add(name)
@@ -78,10 +79,13 @@ def examples_only_defs(spec: ir.Spec, used_by_game: set[str]) -> set[str]:
     return seen - used_by_game
 
 
-def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
+def parameter_uses(spec: ir.Spec, players: int | None = None) -> dict[str, dict]:
     """For every ruling, assumption and option: the defs and procedures that
     read it directly, and the parts of the game (setup, rounds, scoring,
-    winner, a token) whose results can depend on it."""
+    winner, a token) whose results can depend on it.  With `players`, a read
+    under a branch that no seat can take at that count (`p.seat == 4` at 3
+    players) is not a read: the game never gets there."""
+    seats = SeatGuards(spec, players) if players is not None else None
     units: dict[str, ir.Node] = {}
     for d in spec.defs:
         units[f"def {d.name}"] = d.body
@@ -92,7 +96,7 @@ def parameter_uses(spec: ir.Spec) -> dict[str, dict]:
         node = getattr(spec, name)
         if node is not None:
             sections[name] = node
-    facts = {k: _uses(v) for k, v in {**units, **sections}.items()}
+    facts = {k: _uses(v, seats) for k, v in {**units, **sections}.items()}
 
     def reach(unit: str, seen: set[str]) -> set[str]:
         """Every parameter a unit reads, itself or through what it calls."""
@@ -217,3 +221,103 @@ def counts_cards_of(e, coll) -> bool:
         case ir.Agg(func="count", coll=x, where=None):
             return x == coll
     return False
+
+
+class SeatGuards:
+    """Which branches of an expression a game at `players` players can take,
+    judged on the seats alone.
+
+    A `.seat` is a player's seat, 1..players, or nothing when the player is
+    nothing (then `==` is false, `!=` true, and an order comparison stops the
+    game): a branch whose conditions, seats aside unknown, are false for every
+    such value of every seat they compare is never taken.  `player_count` is
+    the count itself.  Only conditions within one expression count (an `if`
+    expression's test, the left side of `and`/`or`): a statement's `if` may
+    sit after a `set` that changes what its test read, so it is not used.
+    Locals have one key per binding, so a test and the read below it name the
+    same values.  Sound: a branch is called dead only when no assignment of the
+    seats it compares can make its path true."""
+
+    MAX_SEATS = 3  # distinct seat expressions on one path; more, and the path is taken as live
+
+    def __init__(self, spec: ir.Spec, players: int):
+        self.n = players
+        names = {f.name for c in spec.components for f in c.fields} | {v.name for v in spec.vars}
+        names |= {z.name for z in spec.zones} | {t.name for t in spec.tokens}
+        # a card field or player variable called `seat` would make `.seat` something else
+        self.usable = "seat" not in names
+
+    def live_nodes(self, node: ir.Node):
+        """`node` and every node below it that the game can reach at this count, depth first."""
+        stack = [(node, ())]
+        while stack:
+            n, path = stack.pop()
+            yield n
+            below = list(self._children(n, path))
+            stack.extend(reversed([(c, p) for c, p in below if p is path or not self._dead(p)]))
+
+    def _children(self, n: ir.Node, path: tuple):
+        match n:
+            case ir.Cond(test=test, then=then, orelse=orelse):
+                yield test, path
+                yield then, path + ((test, True),)
+                yield orelse, path + ((test, False),)
+            case ir.BinOp(op="and" | "or", left=left, right=right):
+                yield left, path
+                yield right, path + ((left, n.op == "and"),)
+            case ir.Stmt():
+                for c in ir.children(n):  # a statement starts afresh: see the class note
+                    yield c, ()
+            case _:
+                for c in ir.children(n):
+                    yield c, path
+
+    def _dead(self, path: tuple) -> bool:
+        if not self.usable:
+            return False
+        keys: list = []
+        for e, _ in path:
+            for x in ir.walk(e):
+                if isinstance(x, ir.Attr) and x.name == "seat" and x not in keys:
+                    keys.append(x)
+        if len(keys) > self.MAX_SEATS:
+            return False
+        import itertools
+        for values in itertools.product(range(self.n + 1), repeat=len(keys)):  # 0: no player
+            env = dict(zip(keys, values))
+            if all(self._truth(e, env) in (want, None) for e, want in path):
+                return False
+        return True
+
+    def _truth(self, e, env):
+        """True, False, or None (unknown) under `env`."""
+        match e:
+            case ir.Bool(value=v):
+                return v
+            case ir.Not(operand=o):
+                t = self._truth(o, env)
+                return None if t is None else not t
+            case ir.BinOp(op="and", left=l, right=r):
+                a, b = self._truth(l, env), self._truth(r, env)
+                return False if False in (a, b) else (True if a is True and b is True else None)
+            case ir.BinOp(op="or", left=l, right=r):
+                a, b = self._truth(l, env), self._truth(r, env)
+                return True if True in (a, b) else (False if a is False and b is False else None)
+            case ir.BinOp(op="==" | "!=" | "<" | "<=" | ">" | ">=", left=l, right=r):
+                a, b = self._value(l, env), self._value(r, env)
+                if a is None or b is None:
+                    return None
+                if 0 in (a, b) and (l in env or r in env):  # a seat of nothing
+                    return {"==": False, "!=": True}.get(e.op)
+                return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+        return None
+
+    def _value(self, e, env):
+        match e:
+            case ir.Int(value=v):
+                return v
+            case ir.Builtin(name="player_count"):
+                return self.n
+            case ir.Attr(name="seat") if e in env:
+                return env[e]
+        return None

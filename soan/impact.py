@@ -42,7 +42,8 @@ SECTIONS = ("setup", "rounds", "scoring", "winner")
 def subjects(spec: ir.Spec, tables: Tables) -> list[dict]:
     """The open rulings and valued assumptions, with the alternatives to try
     and how the spec's rules can read each one."""
-    uses = parameter_uses(spec)
+    uses = parameter_uses(spec, tables.n)
+    anywhere = parameter_uses(spec)
     out = []
     rows = [("open ruling", r.name, r.question, r.cite, r.domain) for r in spec.rulings]
     rows += [("assumption", a.name, a.text, a.cite, a.domain) for a in spec.assumptions if a.domain is not None]
@@ -57,8 +58,19 @@ def subjects(spec: ir.Spec, tables: Tables) -> list[dict]:
                   and not (u.startswith("token ") and u[6:] in short_of)]
         out.append({"name": name, "kind": kind, "text": text, "cite": cite, "current": current,
                     "alternatives": values, "read_by": read_by, "read_at_start": bool(static),
-                    "moot": not read_by})
+                    "moot": not read_by, "moot_reason": moot_reason(anywhere.get(name, {"read_by": []})["read_by"],
+                                                                    read_by, tables.n)})
     return out
+
+
+def moot_reason(read_anywhere: list, read_here: list, players: int) -> str | None:
+    """Why a subject is moot, or None when a rule reads it at this count."""
+    if read_here:
+        return None
+    if read_anywhere:
+        return (f"no rule reads it at {players} players: every read ({', '.join(read_anywhere)}) lies under a "
+                f"branch for a seat that is not at the table")
+    return "no rule reads it"
 
 
 def _pick_alternatives(values: list, current) -> list:
@@ -245,7 +257,7 @@ def _key(v):
 def _public(s: dict) -> dict:
     return {"name": s["name"], "kind": s["kind"], "text": s["text"], "cite": s["cite"],
             "current": shown(s["current"]), "read_by": s["read_by"], "read_at_start": s["read_at_start"],
-            "moot": s["moot"], "moot_reason": "no rule reads it" if s["moot"] else None}
+            "moot": s["moot"], "moot_reason": s["moot_reason"]}
 
 
 def shown(v) -> str:

@@ -834,6 +834,8 @@ class Rulebook:
         path = self.spec.path
         if not self.uses[name]["read_by"]:
             return "moot: no rule reads it, so no answer can change a game", "soan check " + path
+        if r is not None and r["moot"]:
+            return f"moot: {r['moot_reason']}, so no answer can change a game at {n} players", "soan check " + path
         if r is None:
             return "not measured (--games 0)", f"soan rulings {path} --players {n}"
         if r["games"] == 0:

@@ -47,7 +47,7 @@ class Verifier:
         self.witness_dir = witness_dir
         self.progress = progress or (lambda msg: None)
         self.max_games = max_games
-        self.uses = parameter_uses(self.spec)
+        self.uses = parameter_uses(self.spec, tables.n)  # a read under a seat not at the table is no read
         self._saved: dict[int, str] = {}
         self._rulings: dict | None = None
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
@@ -580,7 +580,7 @@ class Verifier:
         read = self.uses.get(name, {"read_by": []})["read_by"]
         if not read:
             return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise",
-                           "no rule reads it: it is moot")
+                           self._moot_why(name))
         w = self.s.consulted.get(name)
         if w is None:
             return Finding("rulings", name, "unknown", f"the situation of {what} '{name}' can arise",
@@ -589,6 +589,12 @@ class Verifier:
         return Finding("rulings", name, "witnessed", f"the situation of {what} '{name}' arises",
                        f"a search game read it; what it changes is not measured: {why}", witness=path, moves=moves,
                        depends_on=[name])
+
+    def _moot_why(self, name: str) -> str:
+        from soan.impact import moot_reason
+
+        anywhere = parameter_uses(self.spec).get(name, {"read_by": []})["read_by"]
+        return f"{moot_reason(anywhere, [], self.t.n)}: it is moot"
 
     def rulings_study(self) -> dict:
         """The paired study of `soan rulings SPEC --players N --games G --seed S` (random bots, its default
@@ -614,7 +620,7 @@ class Verifier:
         arises = f"the situation of {what} '{r['name']}' arises"
         if r["moot"]:
             return Finding("rulings", r["name"], "proved", f"the situation of {what} '{r['name']}' cannot arise",
-                           "no rule reads it: it is moot")
+                           f"{r['moot_reason']}: it is moot")
         n = r["games"]
         from soan.impact import shown
 

@@ -6,6 +6,7 @@ and its speed-ups.  The slow tier replays the corpus with today's engine.
     python tests/interpreter/log_corpus.py --write     # re-record (only when a change of streams is intended)
     python tests/interpreter/log_corpus.py --sample    # re-record only the fast tier's 3-seed sample
     python tests/interpreter/log_corpus.py --greedy    # re-record only the greedy games (2 seeds)
+    python tests/interpreter/log_corpus.py --write --only hibachi   # one spec (its text changed, not its games)
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ def main(argv) -> int:
         return 2
     engine = "closures"
     out = json.loads(CORPUS.read_text(encoding="utf-8")) if CORPUS.exists() else {}
+    only = argv[argv.index("--only") + 1] if "--only" in argv else None
     for path in sorted((ROOT / "specs").glob("*.soan")):
+        if only is not None and path.stem != only:
+            continue
         spec = api.load(str(path))
         for n in range(spec.min_players, spec.max_players + 1):
             if "--write" in argv:

@@ -493,3 +493,53 @@ winner among p in players by vp(p) desc else shared
 """
     f = run(text)[("score", "total")]
     assert f["bounds"]["witnessed"][1] <= (f["bounds"]["proved"][1] if f["verdict"] == "proved" else 99)
+
+
+
+SEATED = """game "Seated" players 2..3
+score pts "Points"
+ruling third_bonus: 0..3 = 1 "What does the third seat score each round?" cite "test"
+def bonus(p) = if p.seat == 3 then third_bonus else 0
+rounds 2 { for p in players { award bonus(p) to p for pts } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_ruling_only_the_third_seat_reads_is_moot_at_two_players_and_read_at_three():
+    """A ruling read only under `p.seat == 3` is proved moot at 2 players, saying why, and read at 3."""
+    f2 = run(SEATED)[("rulings", "third_bonus")]
+    assert f2["verdict"] == "proved" and "at 2 players" in f2["detail"] and "moot" in f2["detail"]
+    f3 = run(SEATED, n=3)[("rulings", "third_bonus")]
+    assert f3["verdict"] == "witnessed"
+
+
+def test_the_else_of_a_chain_of_seat_tests_stays_read_since_a_player_of_nothing_reaches_it():
+    """`if p.seat == 1 .. else if p.seat == 2 .. else R` reads R at 2 players: a `p` of nothing fails both tests."""
+    from soan.dsl.analysis import parameter_uses
+
+    text = SEATED.replace("if p.seat == 3 then third_bonus else 0",
+                          "if p.seat == 1 then 0 else if p.seat == 2 then 0 else third_bonus")
+    spec = api.compile_text(text, "t.soan")
+    assert parameter_uses(spec, 2)["third_bonus"]["read_by"] == ["def bonus"]
+    guarded = api.compile_text(text.replace("else third_bonus", "else if p.seat == 3 then third_bonus else 0"), "t.soan")
+    assert parameter_uses(guarded, 2)["third_bonus"]["read_by"] == []
+    assert parameter_uses(guarded, 3)["third_bonus"]["read_by"] == ["def bonus"]
+
+
+def test_a_card_field_called_seat_turns_the_seat_reading_off():
+    """When cards have a field `seat`, `x.seat == 3` may be a card's: the read is kept at 2 players."""
+    from soan.dsl.analysis import parameter_uses
+
+    text = SEATED.replace('score pts "Points"', 'score pts "Points"\ncomponent chair "chair" { seat: 1..5 = 5 }')
+    spec = api.compile_text(text, "t.soan")
+    assert parameter_uses(spec, 2)["third_bonus"]["read_by"] == ["def bonus"]
+
+
+def test_player_count_in_a_test_is_the_count_itself():
+    """A ruling read under `player_count >= 3` is not read at 2 players and is at 3."""
+    from soan.dsl.analysis import parameter_uses
+
+    text = SEATED.replace("if p.seat == 3 then third_bonus else 0", "if player_count >= 3 and p.seat > 0 then third_bonus else 0")
+    spec = api.compile_text(text, "t.soan")
+    assert parameter_uses(spec, 2)["third_bonus"]["read_by"] == []
+    assert parameter_uses(spec, 3)["third_bonus"]["read_by"] == ["def bonus"]
