@@ -77,10 +77,29 @@ class Verifier:
                 continue
             self.progress(f"checking {name}")
             by_name[name] = getattr(self, "p_" + name)()
+        self._shortage_rulings(by_name)
         findings = [f for name in PROPERTIES for f in by_name.get(name, [])] + self._errors()
         crosscheck.check(findings, self.s, self.witness_dir)
         crosscheck.check(findings, self.rulings_games, self.witness_dir)
         return findings, self.s
+
+    def _shortage_rulings(self, by_name: dict) -> None:
+        """A ruling the engine reads only when a supply runs short cannot arise once that supply is proved
+        never short (the crosscheck still holds it against every game played)."""
+        from soan.dsl.analysis import _uses
+
+        supplies = {f.subject: f for f in by_name.get("supplies", [])}
+        rulings = by_name.get("rulings", [])
+        for i, f in enumerate(rulings):
+            toks = [t for t in self.spec.tokens if t.when_short == "ruling" and t.short_ruling == f.subject]
+            read = set(self.uses.get(f.subject, {"read_by": []})["read_by"])
+            if (f.verdict != "unknown" or not toks or read != {f"token {t.name}" for t in toks}
+                    or any(f.subject in _uses(t.supply)[0] for t in toks)):  # a supply's size is read at the start
+                continue
+            if all(t.name in supplies and supplies[t.name].verdict == "proved" for t in toks):
+                names = ", ".join(f"'{t.name}'" for t in toks)
+                rulings[i] = Finding("rulings", f.subject, "proved", f"the situation of ruling '{f.subject}' cannot arise",
+                                     f"it is read only when {names} runs short, and supplies proves that never happens")
 
     def _errors(self) -> list[Finding]:
         """Seeded games that stopped with a rule error: each a problem, the other properties still reported."""

@@ -545,3 +545,23 @@ winner among p in players by vp(p) desc else draw
     f, _ = findings(text, max_games=5, n=3)
     assert f[("score", "item once")]["bounds"]["proved"] == [0, 1]
     assert f[("score", "item once")]["bounds"]["fit"] == "tight"
+
+
+def _shortage_ruling_spec(supply: int) -> str:
+    text = spec_text(supply).replace("when short partial", "when short ruling chips_out")
+    return text + 'ruling chips_out: {partial, unlimited} = partial "What happens when the chips run out?" cite "test"\n'
+
+
+def test_a_shortage_ruling_cannot_arise_when_its_supply_is_proved_never_short():
+    """Five chips for five takes: the supply is proved, so the ruling read only when it runs short cannot arise."""
+    f, _ = findings(_shortage_ruling_spec(5))
+    assert f[("supplies", "chip")]["verdict"] == "proved"
+    r = f[("rulings", "chips_out")]
+    assert r["verdict"] == "proved" and "runs short" in r["detail"]
+
+
+def test_a_shortage_ruling_is_witnessed_when_its_supply_runs_short():
+    """Three chips for five takes: the ruling's situation arises in a game, never proved impossible."""
+    f, _ = findings(_shortage_ruling_spec(3))
+    assert f[("supplies", "chip")]["verdict"] == "witnessed"
+    assert f[("rulings", "chips_out")]["verdict"] == "witnessed"
