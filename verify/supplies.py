@@ -19,6 +19,7 @@ from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
 
 from . import solver
 from .bounds import Bounds
+from .deck_uses import fits_per_resolution
 from .findings import Finding
 from .flow import opening_steps
 from .ledger import ledger
@@ -139,7 +140,16 @@ def _pile_never_short(v: Verifier, name: str, sites: list) -> str | None:
            for b in v.bs):
         return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
                 f"(for each outcome of the setup's opening picks)")
-    return _fits_after_setup(v, name)
+    return _fits_after_setup(v, name) or _fits_per_resolution(v, name)
+
+
+def _fits_per_resolution(v: Verifier, name: str) -> str | None:
+    """What the setup leaves the pile covers what the rounds take, counted per laid card (verify/deck_uses.py)."""
+    sc = v._setup_counts
+    least = sc.least_after(name)
+    if least is None or not sc.draws_fit(name):
+        return None
+    return fits_per_resolution(v, name, least, lambda b, among: _taken_out(v, b, name, among))
 
 def _parents(v: Verifier) -> dict:
     if not hasattr(v, "_parent_blocks"):
