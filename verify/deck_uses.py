@@ -45,6 +45,9 @@ import attrs
 from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 
+from .flow import opening_steps, pauses
+from .setup_counts import SetupCounts
+
 if TYPE_CHECKING:
     from .bounds import Bounds
     from .properties import Verifier
@@ -75,11 +78,11 @@ class Resolution:
     tree: frozenset  # R and every procedure it runs (called from nowhere else)
 
 
-def fits_per_resolution(v: Verifier, name: str, least: int, outside) -> str | None:
+def fits_per_resolution(v: Verifier, name: str, outside) -> str | None:
     """Why no draw from the shared zone `name` can find it short, or None: what
-    the setup leaves it (`least`, the setup's own draws fitting) covers what the
-    rules can take out for good, counted per resolution of a laid card, plus the
-    most one resolution holds out at once.  `outside(b, among)` is the most the
+    the setup leaves it (the setup's own draws fitting) covers what the rules
+    can take out for good, counted per resolution of a laid card, plus the most
+    one resolution holds out at once.  `outside(b, among)` is the most the
     statements at the sites `among` take out of the pile (None: not bounded)."""
     res = resolutions(v.spec, v.b)
     if not res:
@@ -89,8 +92,12 @@ def fits_per_resolution(v: Verifier, name: str, least: int, outside) -> str | No
                   if isinstance(n, ir.Stmt)}
     later = {n.span.site for x in (v.spec.rounds, v.spec.scoring) if x is not None for n in _walk_with_procs(v.spec, x)
              if isinstance(n, ir.Stmt)} - tree_sites
-    worst_total, parts = 0, []
-    for b, (_, loc) in zip(v.bs, v.branches):
+    worst_total, parts, leasts = 0, [], []
+    for b, (label, loc) in zip(v.bs, v.branches):
+        least = least_after_setup(v, name, b, label, loc)
+        if least is None:
+            return None
+        leasts.append(least)
         rest = outside(b, later)
         if rest is None:
             return None
@@ -117,10 +124,73 @@ def fits_per_resolution(v: Verifier, name: str, least: int, outside) -> str | No
             return None
     rest, kept, held = max(parts, key=sum)
     names = ", ".join(sorted(r.proc for r in res))
+    least = min(leasts)
     return (f"the setup leaves {name} at least {least} cards; each laid card is resolved once ({names}), each "
             f"effect at most once per resolution, and an exchange puts back what it draws: the resolutions keep "
             f"at most {kept} cards for good, the rest of the rules take at most {rest}, and one resolution holds "
             f"out at most {held} more while it runs ({worst_total} in all)")
+
+
+# ---- what the setup leaves the pile
+
+
+def least_after_setup(v: Verifier, name: str, b: Bounds, label: str, loc: list[int]) -> int | None:
+    """The fewest cards the pile holds when the setup is done, its own draws fitting
+    (verify/setup_counts.py): read from the start, or else from this outcome of the setup's
+    opening picks (a suit removed at 3 players, which a count cannot follow)."""
+    if not hasattr(v, "_setup_counts"):
+        v._setup_counts = SetupCounts(v.b)
+    sc = v._setup_counts
+    if sc.least_after(name) is not None and sc.draws_fit(name):
+        return sc.least_after(name)
+    steps = _after_opening(v, b, label, loc)
+    if steps is None:
+        return None
+    sc = SetupCounts(b, loc, steps)
+    return sc.least_after(name) if sc.draws_fit(name) else None
+
+
+def _after_opening(v: Verifier, b: Bounds, label: str, loc: list[int]) -> list | None:
+    """The setup's steps still to run from `loc`, the placement its opening picks left (see
+    flow.setup_branches, which runs the setup up to its first decision, roll or shuffle): the
+    steps from the first that can pause, when none of those before it can stop the run short of
+    their end (picks all enumerated) and no card can move between that step and a shuffle that
+    surely pauses (one of a zone holding two cards or more).  None when that is not so."""
+    if not label:
+        return None  # no pick was enumerated: the placement is where the spec deals the cards
+    steps = list(opening_steps(v.spec.setup))
+    k = next((i for i, st in enumerate(steps) if pauses(st)), len(steps))
+    outcomes = 1
+    for st in steps[:k]:
+        for n in ir.walk(st):
+            if isinstance(n, ir.Pick):
+                many = _enum_size(v.spec, n.source, b)
+                if many is None:
+                    return None
+                outcomes *= many
+    if outcomes > 64:  # setup_branches stops enumerating past 64 outcomes
+        return None
+    held: dict[str, int] = {}
+    for slot in loc:
+        z, owner = b.t.zone_slots[slot]
+        if owner is None:
+            held[z.name] = held.get(z.name, 0) + 1
+    for st in steps[k:]:
+        if isinstance(st, ir.Shuffle) and isinstance(st.zone, ir.SharedZone) and held.get(st.zone.name, 0) > 1:
+            return steps[k:]
+        if _moves_cards(st) or any(isinstance(n, ir.Pick) for n in ir.walk(st)):
+            return None
+    return steps[k:]  # nothing after the opening moves a card: the placement is the end
+
+
+def _enum_size(spec: ir.Spec, e, b: Bounds) -> int | None:
+    match e:
+        case ir.Name(name=name) | ir.Local(name=name) if any(x.name == name for x in spec.enums):
+            return len(next(x for x in spec.enums if x.name == name).values)
+        case ir.AllPlayers():
+            return b.n
+    size = b.size(e) if not _reads_locals(e) else None
+    return size
 
 
 # ---- a laid card resolves once

@@ -145,11 +145,7 @@ def _pile_never_short(v: Verifier, name: str, sites: list) -> str | None:
 
 def _fits_per_resolution(v: Verifier, name: str) -> str | None:
     """What the setup leaves the pile covers what the rounds take, counted per laid card (verify/deck_uses.py)."""
-    sc = v._setup_counts
-    least = sc.least_after(name)
-    if least is None or not sc.draws_fit(name):
-        return None
-    return fits_per_resolution(v, name, least, lambda b, among: _taken_out(v, b, name, among))
+    return fits_per_resolution(v, name, lambda b, among: _taken_out(v, b, name, among))
 
 def _parents(v: Verifier) -> dict:
     if not hasattr(v, "_parent_blocks"):
