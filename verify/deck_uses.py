@@ -257,26 +257,28 @@ def _laid_call(step, k: int, proc: ir.Procedure, player_fields: set) -> list | N
     var = step.var
     out: list = []
 
-    def visit(stmts, tests) -> bool:
+    def visit(stmts, tests, clean: bool) -> bool:
+        """`clean`: nothing run since the tests were read can have changed a player's field."""
         for st in stmts:
             if isinstance(st, ir.Do) and st.proc == proc.name:
-                got = _card_arg(st, proc, var, tests, player_fields)
+                got = _card_arg(st, proc, var, tests if clean else [], player_fields)
                 if got is None:
                     return False
                 out.append((st, *got[:2], k, got[2]))
             elif isinstance(st, ir.If):
-                before = []
                 for test, blk in st.branches:
-                    if not visit(blk.stmts, tests + [test]):
+                    if not visit(blk.stmts, (tests if clean else []) + [test], True):
                         return False
-                    before.append(test)
-                if st.orelse is not None and not visit(st.orelse.stmts, tests):
+                if st.orelse is not None and not visit(st.orelse.stmts, tests, clean):
                     return False
             elif any(isinstance(n, ir.Do) and n.proc == proc.name for n in ir.walk(st)):
                 return False  # inside a loop or a choice: it could run more than once a round
+            if any(isinstance(n, ir.Do | ir.Choose | ir.Pick) or isinstance(n, ir.Set) and isinstance(n.target, ir.Attr)
+                   for n in ir.walk(st)):
+                clean = False
         return True
 
-    return out if visit(step.body.stmts, []) else None
+    return out if visit(step.body.stmts, [], False) else None
 
 
 def _card_arg(call: ir.Do, proc: ir.Procedure, var: str, tests: list, player_fields: set):
@@ -496,7 +498,9 @@ class _Eval:
                 if not isinstance(a, frozenset) or not isinstance(bb, frozenset) or len(a) * len(bb) > _MAX_SET:
                     return TOP
                 if op in ("==", "!="):
-                    if any(isinstance(x, _Card) for x in a | bb):
+                    # a card is not followed by identity; a truth value is never a number (Python says True == 1)
+                    if any(isinstance(x, _Card) for x in a | bb) or \
+                            any(type(x) is bool for x in a | bb) and not all(type(x) is bool for x in a | bb):
                         return TOP
                     return frozenset((x == y) == (op == "==") for x in a for y in bb)
                 if not all(type(x) is int for x in a | bb):
@@ -596,6 +600,10 @@ def spec_moves(b: Bounds, root, scope: str, calling: set | None = None, shallow:
                 visit(st, filters, fresh, scope)
                 if _moves_cards(st):
                     fresh = {}
+                rebound = set().union(*(_bound(x) for x in ir.walk(st) if isinstance(x, ir.Stmt)))
+                if rebound & (set(filters) | set(fresh)):  # the local may name another card from here on
+                    filters = {k: f for k, f in filters.items() if k not in rebound}
+                    fresh = {k: z for k, z in fresh.items() if k not in rebound}
             return
         inner_f, inner_fresh = filters, fresh
         if isinstance(n, ir.Choose | ir.Pick | ir.For) and n.var is not None:
