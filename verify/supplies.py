@@ -6,7 +6,8 @@ than the supply, or when its tokens lie on cards (verify/ledger.py); a pile,
 when every draw takes at most what it holds (a guard, a `min`, the setup's
 own draws fitting, a refill from the players just before: verify/refill.py)
 or when everything the rules can take out of it fits in what it holds, from
-the start or from the end of the setup (verify/setup_counts.py).  Otherwise
+the start or from the end of the setup (verify/setup_counts.py), counted per
+resolution of a laid card where need be (verify/deck_uses.py).  Otherwise
 games are steered towards the shortage, and one that finds it is the witness.
 """
 
