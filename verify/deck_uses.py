@@ -563,6 +563,7 @@ def spec_moves(b: Bounds, root, scope: str, calling: set | None = None, shallow:
     `sources` (when given) gets each statement's site -> the zones it takes from (None: any)."""
     flow = b.flow
     procs = {p.name: p for p in b.spec.procedures}
+    sim_procs = _simultaneous_procs(b.spec)
     out: list = []
     calling = set() if calling is None else set(calling)
 
@@ -571,7 +572,7 @@ def spec_moves(b: Bounds, root, scope: str, calling: set | None = None, shallow:
             return fresh[what.name]
         return None
 
-    def visit(n, filters: dict, fresh: dict, scope: str) -> None:
+    def visit(n, filters: dict, fresh: dict, scope: str, sim: bool = False) -> None:
         if isinstance(n, ir.Exchange):
             za = source(n.a, fresh) or flow.zones_of(n.a, scope)
             zb = source(n.b, fresh) or flow.zones_of(n.b, scope)
@@ -593,11 +594,11 @@ def spec_moves(b: Bounds, root, scope: str, calling: set | None = None, shallow:
         if isinstance(n, ir.Do):
             if n.proc not in calling:
                 calling.add(n.proc)
-                visit(procs[n.proc].body, {}, {}, "proc:" + n.proc)
+                visit(procs[n.proc].body, {}, {}, "proc:" + n.proc, n.proc in sim_procs)
             return
         if isinstance(n, ir.Block):
             for st in n.stmts:
-                visit(st, filters, fresh, scope)
+                visit(st, filters, fresh, scope, sim)
                 if _moves_cards(st):
                     fresh = {}
                 rebound = set().union(*(_bound(x) for x in ir.walk(st) if isinstance(x, ir.Stmt)))
@@ -614,19 +615,35 @@ def spec_moves(b: Bounds, root, scope: str, calling: set | None = None, shallow:
             one = isinstance(n, ir.For | ir.Pick) or n.count_kind is None
             inner_f = {**filters, n.var: where} if where and one else {k: f for k, f in filters.items() if k != n.var}
             inner_fresh = {k: z for k, z in fresh.items() if k != n.var}
-            if isinstance(n, ir.Choose | ir.Pick) and one:
+            # in a simultaneous loop the others' bodies may run between a choice and its own body
+            if isinstance(n, ir.Choose | ir.Pick) and one and not sim:
                 z = flow.zones_of(src, scope)
                 if z is not None:
                     inner_fresh[n.var] = z
         if isinstance(n, ir.For | ir.While | ir.Repeat):
             inner_fresh = {}  # a later pass runs after this one's moves
+        inner_sim = sim or isinstance(n, ir.For) and n.simultaneous
         for child in ir.children(n):
             if isinstance(child, ir.Block):
-                visit(child, inner_f, inner_fresh, scope)
+                visit(child, inner_f, inner_fresh, scope, inner_sim)
             elif isinstance(child, ir.OptionBranch):
-                visit(child.body, inner_f, inner_fresh, scope)
+                visit(child.body, inner_f, inner_fresh, scope, inner_sim)
 
-    visit(root, {}, {}, scope)
+    visit(root, {}, {}, scope, scope.startswith("proc:") and scope[5:] in sim_procs)
+    return out
+
+
+def _simultaneous_procs(spec: ir.Spec) -> set[str]:
+    """The procedures run (directly or not) from the body of a simultaneous loop."""
+    procs = {p.name: p for p in spec.procedures}
+    todo = [n.proc for root, _ in _roots(spec) for f in ir.walk(root) if isinstance(f, ir.For) and f.simultaneous
+            for n in ir.walk(f.body) if isinstance(n, ir.Do)]
+    out: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out.add(name)
+            todo += [n.proc for n in ir.walk(procs[name].body) if isinstance(n, ir.Do)]
     return out
 
 
