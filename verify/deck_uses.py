@@ -18,8 +18,8 @@ assumed):
 - **An effect at most once per resolution.**  `for ... { choose e from [x in L
   where not done has x ...] { set done = done + [e] ... } }`: a value, once
   chosen, is in `done` for the rest of the loop, so the loop runs the body at
-  most once for each value L can hold (read for the card being resolved:
-  `menu(card.type)` is the three effects of that card's type).
+  most once for each value L can hold (read for the card being resolved: a
+  def of the card's fixed field gives the values of that card's kind).
 - **An exchange nets to zero.**  `draw k from P to D` followed by `repeat N {
   choose c from [c in D where W] { move c to P } }`, where N is at least k
   whenever the draw finds k cards (`let n = min(k, count(P))` just before) and
