@@ -143,3 +143,11 @@ def test_a_pile_a_random_pick_shrinks_is_read_from_each_outcome():
     assert "at least 4 cards" in f["detail"]
     short = deck_finding(lay_spec("8 x value = 1\n  7 x value = 2", opening=opening))
     assert short["verdict"] != "proved"
+
+
+def test_an_effect_offered_again_each_pass_is_not_counted_once():
+    """Without the done list a taker may take twice in one resolution: 8 coins no longer suffice, and a game shows it."""
+    text = lay_spec("8 x value = 1").replace("[x in menu(card.type) where not done has x]", "menu(card.type)")
+    assert text != lay_spec("8 x value = 1")
+    f = deck_finding(text)
+    assert f["verdict"] == "witnessed"
