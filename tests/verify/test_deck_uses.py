@@ -151,3 +151,10 @@ def test_an_effect_offered_again_each_pass_is_not_counted_once():
     assert text != lay_spec("8 x value = 1")
     f = deck_finding(text)
     assert f["verdict"] == "witnessed"
+
+
+def test_an_exchange_that_puts_back_fewer_than_it_draws_does_not_net_to_zero():
+    """A swap that draws 2 and puts only 1 back keeps a coin each time: 8 coins are not proved enough."""
+    text = lay_spec("8 x value = 1").replace("repeat n times", "repeat 1 times")
+    assert text != lay_spec("8 x value = 1")
+    assert deck_finding(text)["verdict"] != "proved"
