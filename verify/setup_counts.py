@@ -63,7 +63,8 @@ class _Form:
 class SetupCounts:
     """Reads the setup once; `least_after(pile)` and `draws_fit(pile)` answer from it."""
 
-    def __init__(self, b: Bounds):
+    def __init__(self, b: Bounds, placement: list[int] | None = None, steps=None):
+        """`placement` and `steps`: read only `steps` of the setup, from the cards lying as `placement` says."""
         self.b = b
         self.t = b.t
         self.spec = b.spec
@@ -75,12 +76,14 @@ class SetupCounts:
         self.paths: list[dict] | None = None
         self._calling: list[str] = []
         start: dict = {}
-        for slot in b.t.start_slot:  # where the spec deals each card, before the setup runs
+        for slot in b.t.start_slot if placement is None else placement:  # where the spec deals each card
             z, owner = b.t.zone_slots[slot]
             key = (z.name, None if owner is None else owner.i)
             start[key] = start.get(key, _Form()) + _Form(1)
         try:
-            self.paths = self._block(self.spec.setup.stmts if self.spec.setup else (), [(start, {})])
+            if steps is None:
+                steps = self.spec.setup.stmts if self.spec.setup else ()
+            self.paths = self._block(steps, [(start, {})])
         except _Unknown:
             self.paths = None
 

@@ -6,7 +6,8 @@ than the supply, or when its tokens lie on cards (verify/ledger.py); a pile,
 when every draw takes at most what it holds (a guard, a `min`, the setup's
 own draws fitting, a refill from the players just before: verify/refill.py)
 or when everything the rules can take out of it fits in what it holds, from
-the start or from the end of the setup (verify/setup_counts.py).  Otherwise
+the start or from the end of the setup (verify/setup_counts.py), counted per
+resolution of a laid card where need be (verify/deck_uses.py).  Otherwise
 games are steered towards the shortage, and one that finds it is the witness.
 """
 
@@ -19,6 +20,7 @@ from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
 
 from . import solver
 from .bounds import Bounds
+from .deck_uses import fits_per_resolution
 from .findings import Finding
 from .flow import opening_steps
 from .ledger import ledger
@@ -139,7 +141,12 @@ def _pile_never_short(v: Verifier, name: str, sites: list) -> str | None:
            for b in v.bs):
         return (f"everything the rules can ever take out of {name} fits in the cards it holds from the start "
                 f"(for each outcome of the setup's opening picks)")
-    return _fits_after_setup(v, name)
+    return _fits_after_setup(v, name) or _fits_per_resolution(v, name)
+
+
+def _fits_per_resolution(v: Verifier, name: str) -> str | None:
+    """What the setup leaves the pile covers what the rounds take, counted per laid card (verify/deck_uses.py)."""
+    return fits_per_resolution(v, name, lambda b, among: _taken_out(v, b, name, among))
 
 def _parents(v: Verifier) -> dict:
     if not hasattr(v, "_parent_blocks"):
