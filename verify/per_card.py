@@ -105,7 +105,7 @@ def _ends_in_sink(b: Bounds, var: str, stmts, sinks: set[str], src_zones) -> boo
         if isinstance(st, ir.If):
             ways, settled = [], False
             for test, blk in st.branches:
-                known = b.truth(test)
+                known = b.truth(test) if _reads_only_print(test, var) else None
                 if known is False:
                     continue
                 ways.append(blk.stmts)
@@ -122,6 +122,21 @@ def _ends_in_sink(b: Bounds, var: str, stmts, sinks: set[str], src_zones) -> boo
         if any(isinstance(n, ir.Break) for n in ir.walk(st)):
             return False
     return False
+
+
+def _reads_only_print(test, var: str) -> bool:
+    """Whether `test` reads nothing the body's earlier statements could change: only the chosen
+    card's fields (a printed one decides, a state one does not), names, numbers and settings."""
+    for n in ir.walk(test):
+        match n:
+            case ir.Local(name=name) if name != var:
+                return False
+            case ir.BinOp() | ir.Not() | ir.Attr(obj=ir.Local()) | ir.Local() | ir.Symbol() | ir.Int() | ir.Bool() | \
+                    ir.Param():
+                continue
+            case _:
+                return False
+    return True
 
 
 def _sink(dest, sinks: set[str], src_zones) -> bool:

@@ -84,3 +84,19 @@ def test_a_test_of_a_printed_field_decides_each_class_of_cards_on_its_own():
     f, t = run(text)
     assert f["coin"]["verdict"] == "proved"
     assert coin_firings(t) == 2
+
+
+def test_a_test_the_body_can_change_before_it_runs_is_not_read_as_decided():
+    """`if mode == spend` after `set mode = keep` in the body keeps the card in play: the class is
+    not spent, however the test reads where the choice starts, and the supply is not proved."""
+    text = idea_spec(2, rounds=8).replace(
+        """      move c to discard
+      do use_effect(p, c.effect)""",
+        """      set mode = keep
+      if mode == spend { move c to discard } else { move c to deck }
+      do use_effect(p, c.effect)""").replace("enum effect_kind = gain, nothing",
+                                             "enum effect_kind = gain, nothing\nenum use_mode = spend, keep").replace(
+        '    may choose c from p.hand', '    let mode = spend\n    may choose c from p.hand')
+    f, t = run(text)
+    assert coin_firings(t) > 2
+    assert f["coin"]["verdict"] != "proved"
