@@ -3,12 +3,11 @@
 A choice of one card whose body always puts the card into a zone no rule takes
 cards from runs at most once per card in the whole game (Bounds._consumed).
 Read once for all the cards, a test of the card's printed fields inside the
-body (directly, or through a procedure's parameter: `do apply_effect(p,
-c.effect, c.amount)` then `if e == side_value`) is undecided, so every branch
-counts as firing once per card.  Read once for each class of cards printed
-alike, the test is decided, and a branch fires at most once per card of the
-classes that take it: of 18 idea cards, the one that gives a value token gives
-it once, not 18 times.
+body (directly, or through a procedure's parameter: `do act(p, c.effect)` then
+`if e == bonus`) is undecided, so every branch counts as firing once per card.
+Read once for each class of cards printed alike, the test is decided, and a
+branch fires at most once per card of the classes that take it: of 18 cards,
+the one printed with a bonus gives it once, not 18 times.
 
 Sound because each run of the body has one chosen card, which is of exactly one
 class, and a card of a class whose every way through the body ends with it in
