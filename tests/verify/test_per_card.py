@@ -4,6 +4,10 @@ a used card can come back."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_soundness import SOUNDNESS, check_sound
+
 from soan.dsl import ir
 from soan.verify.bounds import Bounds
 from soan.verify.properties import verify
@@ -100,3 +104,52 @@ def test_a_test_the_body_can_change_before_it_runs_is_not_read_as_decided():
     f, t = run(text)
     assert coin_firings(t) > 2
     assert f["coin"]["verdict"] != "proved"
+
+
+BODIES = [
+    "move c to discard\n      do use_effect(p, c.effect)",
+    "do use_effect(p, c.effect)\n      move c to discard",
+    "if c.effect == gain {{ move c to discard }} else {{ move c to deck }}\n      do use_effect(p, c.effect)",
+    "if c.effect == nothing {{ move c to discard }} else {{ move c to deck }}\n      do use_effect(p, c.effect)",  # gain cards come back
+    "move c to deck\n      do use_effect(p, c.effect)",  # every card comes back
+    "if c.kind == idea {{ do use_effect(p, c.effect) }}\n      move c to discard",
+]
+
+
+@st.composite
+def spent_specs(draw) -> str:
+    gains, others, rounds = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    hand = 2 if gains + others >= 4 and draw(st.booleans()) else 1
+    supply = draw(st.integers(1, gains + 2))
+    body = draw(st.sampled_from(BODIES)).format()
+    return f"""game "Ideas" players 2..2
+token coin supply {supply} hold 0..9 when short partial
+score pts "points"
+enum effect_kind = gain, nothing
+component idea "idea" {{ effect: effect_kind = nothing }}
+cards idea in deck {{ {gains} x effect = gain
+  {others} x effect = nothing }}
+zone deck: shared public stack
+zone hand: per_player public row
+zone discard: shared public row
+setup {{ for p in players {{ draw {hand} from deck to p.hand }} }}
+rounds {rounds} {{
+  for p in players {{
+    may choose c from p.hand by p "uses an idea card" {{
+      {body}
+    }}
+    if count(deck) > 0 {{ draw 1 from deck to p.hand }}
+  }}
+}}
+procedure use_effect(p, e) {{
+  if e == gain {{ give 1 coin to p }}
+}}
+winner among p in players by p.coin desc else stable
+"""
+
+
+@settings(max_examples=30, **SOUNDNESS)
+@given(spent_specs())
+def test_no_proof_by_cards_spent_for_good_is_contradicted_by_any_game(text):
+    """For random tiny specs of cards used once, or sent back to the deck, no game contradicts a claim verify proves."""
+    check_sound(text)
