@@ -39,6 +39,7 @@ from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
 from .flow import Flow, opening_steps, pauses
+from .per_card import printed_name, spent_by_class
 
 Interval = tuple[int, int] | None
 
@@ -66,6 +67,8 @@ class Val:
     # A card, or a list of distinct cards (see Bounds._zone_cards): (the zones they lie in, the
     # cards that can be it, or among them).  None: not known.
     zc: tuple | None = None
+    # A named value (a symbol) it surely is: a field printed alike on every card it can be.
+    name: str | None = None
 
 
 TOP = Val()
@@ -404,7 +407,8 @@ class Bounds:
             self._capacity[z.name] = k[1]
             out[z.name] = set()
         for site in self.sites:
-            if isinstance(site.node, (ir.Move, ir.Draw, ir.Exchange)):
+            # an exchange swaps two cards: no zone's count changes, so it frees no place in an area
+            if isinstance(site.node, (ir.Move, ir.Draw)):
                 src = self._taken_from(site)
                 for z in out:
                     if out[z] is not None and (src is None or z in src):
@@ -678,24 +682,27 @@ class Bounds:
                         chosen = Val(size=most, elem=self.elem(src).iv, distinct=self._distinct_players(src))
 
                     once = self._consumed(var, src, body, mult) if kind is None else mult
+                    # cards spent for good, each class of cards printed alike read on its own (verify/per_card.py)
+                    classes = spent_by_class(self, var, src, body, mult, once) if kind is None else None
+                    for chosen, once in classes or [(chosen, once)]:
+                        def run_body(chosen=chosen, once=once):
+                            self.env[var] = chosen
+                            self._capped_block(body, mult, once)
 
-                    def run_body(chosen=chosen):
-                        self.env[var] = chosen
-                        self._capped_block(body, mult, once)
-
-                    runs.append(run_body)
+                        runs.append(run_body)
                 if orelse is not None:
                     runs.append(lambda: self.block(orelse, mult))
                 self.branches(runs, keep_current=True)
             case ir.Pick(var=var, source=src, body=body):
-                chosen = self.elem(src)
                 once = self._consumed(var, src, body, mult)
+                picks = []
+                for chosen, once in spent_by_class(self, var, src, body, mult, once) or [(self.elem(src), once)]:
+                    def run_pick(chosen=chosen, once=once):
+                        self.env[var] = chosen
+                        self._capped_block(body, mult, once)
 
-                def run_pick():
-                    self.env[var] = chosen
-                    self._capped_block(body, mult, once)
-
-                self.branches([run_pick], keep_current=True)
+                    picks.append(run_pick)
+                self.branches(picks, keep_current=True)
             case ir.Phase(body=body):
                 self.block(body, mult)
             case ir.Break():
@@ -857,7 +864,8 @@ class Bounds:
         match e:
             case ir.Call(func="first" | "last", args=(coll,)) | ir.Index(obj=coll):
                 zc = self.elem(coll).zc  # one of the list's cards
-        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e), zc=zc)
+        return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e), zc=zc,
+                   name=self._name_value(e))
 
     def elem(self, coll) -> Val:
         """What one element of the collection `coll` is known to be."""
@@ -1007,6 +1015,10 @@ class Bounds:
             case ir.Param(name=name):
                 v = self.t.params.get(name)
                 return v if isinstance(v, str) else None
+            case ir.Local(name=name):
+                return self.env.get(name, TOP).name
+            case ir.Attr(obj=ir.Local(name=card), name=field):
+                return printed_name(self.t, self.env.get(card, TOP), field)
         return None
 
     def floor(self, e: ir.Expr) -> int | None:

@@ -149,12 +149,13 @@ class Verifier:
     def p_supplies(self) -> list[Finding]:
         return supplies.check(self)
 
-    def _push(self, what: str, value, goal: int, steer=None, start=None, share: float = 2) -> None:
+    def _push(self, what: str, value, goal: int, steer=None, start=None, share: float = 2,
+              steer_chance: bool = False) -> None:
         """A directed search: games whose every decision is steered by `steer(state)`
         (see search.directed_games), then a climb from them, `start` (the game that went
         furthest) and the games seen towards a higher `value(record)` (stopping at `goal`
         in its first part), every game it plays observed like the others; `share` games'
-        worth of climb steps per game of the budget."""
+        worth of climb steps per game of the budget; `steer_chance`: rolls and random picks steered too."""
         starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                        for _, w in table.values()}.values())
         if start is not None:
@@ -164,14 +165,14 @@ class Verifier:
             games = DIRECTED_GAMES if self.max_games is None else max(2, self.max_games // 40) if self.max_games else 0
             if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
                 games, self.s.cut_short = 0, True
-            directed = directed_games(self.t, steer, self.seed, games,
+            directed = directed_games(self.t, steer, self.seed, games, steer_chance=steer_chance,
                                       on_game=lambda rec: observe(self.s, rec, self.t))
             # while steered games keep going further, a few more (up to three times as many): a fixed rule, no clock
             peak = max((value(r)[0] for r in directed), default=None) if value is not None else None
             extra = 0
             while games and peak is not None and extra < 2 * games and (goal is None or peak < goal) \
                     and time.perf_counter() - self.started < self.budget:
-                more = directed_games(self.t, steer, self.seed, 1, first=games + extra,
+                more = directed_games(self.t, steer, self.seed, 1, first=games + extra, steer_chance=steer_chance,
                                       on_game=lambda rec: observe(self.s, rec, self.t))
                 extra += 1
                 directed += more

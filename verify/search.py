@@ -465,7 +465,8 @@ __all__ = ["search", "confirm", "account_around", "Witness", "SearchResult", "CH
 def directed_games(tables: Tables, objective: Callable[[State], float], seed: int, games: int,
                    depth: int = 6, explore: float = 0.15, max_moves: int = 24,
                    on_game: Callable[[GameRecord], None] | None = None, avoid: bool = False,
-                   until: Callable[[], bool] | None = None, first: int = 0) -> list[GameRecord]:
+                   until: Callable[[], bool] | None = None, first: int = 0,
+                   steer_chance: bool = False) -> list[GameRecord]:
     """Games in which every seat works together towards a higher `objective(state)`
     (tokens out of a supply, cards out of a pile, one seat's score): at each
     decision every move (at most `max_moves`, drawn evenly) is tried on a copy and
@@ -477,7 +478,10 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
     chance is drawn as in any game, so each record is a real, replayable game.
     `avoid`: a path counts by the lowest objective on it, not the highest (to steer
     away from what the objective marks low, such as the game ending); `until`: no
-    more games once it says so (asked after each game)."""
+    more games once it says so (asked after each game).  `steer_chance`: a roll or a random
+    pick (not a shuffle) is steered like a decision, among the outcomes it can have (at most
+    `max_moves` of them, each with some chance), so the game is as lucky as the objective
+    wants and still one that could be drawn: its record replays."""
     out = []
     for g in range(first, first + games):  # game g is the same game whichever call plays it
         if until is not None and until():
@@ -497,18 +501,13 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
                 best = min(best, objective(s)) if avoid else max(best, objective(s))
             return best
 
-        def choose(st: State, p: int, moves: list) -> int:
-            if len(moves) == 1:
-                return 0
-            if rng.random() < explore:
-                return rng.randrange(len(moves))
-            tried = range(len(moves)) if len(moves) <= max_moves else sorted(rng.sample(range(len(moves)), max_moves))
+        def best_of(st: State, tried, apply) -> list:
             luck = rng.getrandbits(32)
             best, best_value = [], None
             for i in tried:
                 s = st.clone()
                 try:
-                    s.apply(i)
+                    apply(s, i)
                     value = peak(s, luck)
                 except SpecRuntimeError:  # a rule error down this path: not a way forward
                     continue
@@ -516,10 +515,30 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
                     best, best_value = [i], value
                 elif value == best_value:
                     best.append(i)
+            return best
+
+        def choose(st: State, p: int, moves: list) -> int:
+            if len(moves) == 1:
+                return 0
+            if rng.random() < explore:
+                return rng.randrange(len(moves))
+            tried = range(len(moves)) if len(moves) <= max_moves else sorted(rng.sample(range(len(moves)), max_moves))
+            best = best_of(st, tried, State.apply)
             return rng.choice(best) if best else rng.randrange(len(moves))
 
+        def chance(st: State, chance_rng: random.Random):
+            outcomes = st.chance_outcomes()
+            if isinstance(outcomes, ShuffleOutcomes):
+                return st.sample_chance(chance_rng)
+            possible = [i for i, (_, prob) in enumerate(outcomes) if prob > 0]
+            if len(possible) < 2 or len(possible) > max_moves or rng.random() < explore:
+                return st.sample_chance(chance_rng)
+            best = best_of(st, possible, State.apply_chance)
+            return rng.choice(best) if best else st.sample_chance(chance_rng)
+
         try:
-            rec = record_game(tables, seed * 7919 + g, choose, ["directed"] * tables.n)
+            rec = record_game(tables, seed * 7919 + g, choose, ["directed"] * tables.n,
+                              chance=chance if steer_chance else None)
         except SpecRuntimeError:  # the seeded games report rule errors; this search only looks for witnesses
             continue
         if on_game is not None:

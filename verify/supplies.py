@@ -64,7 +64,7 @@ def check(v: Verifier) -> list[Finding]:
         w = _short_supply(v, name)
         if w is None and proof.status != "proved":  # push games towards taking every token out
             v._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
-                       steer=tokens_out(name, supply))
+                       steer=tokens_out(name, supply), steer_chance=True)
             w = _short_supply(v, name)
         depends = [tok.short_ruling] if tok.when_short == "ruling" else []
         if proof.status == "proved":
