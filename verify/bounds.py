@@ -38,6 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
+from . import card_sums
 from .flow import Flow, opening_steps, pauses
 
 Interval = tuple[int, int] | None
@@ -105,6 +106,8 @@ class Site:
     stage: tuple | None = None
     # For an award, move or draw: the flags that latch it for its player (see Bounds._latched).
     latch: tuple = ()
+    # For an award once per card of a loop over distinct cards: that loop (see verify/card_sums.py).
+    card_award: card_sums.CardAward | None = None
 
 
 class Bounds:
@@ -141,6 +144,7 @@ class Bounds:
         self._capacity: dict[str, int] = {}  # a shared zone -> its declared capacity
         self._departures: dict = {}  # such a zone -> the steps that take cards from it (second reading)
         self._stages: dict[int, tuple] = {}
+        self._card_loops: list[card_sums.CardLoop] = []  # the loops over distinct cards being read
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
         self.round_bound: int | None = None
@@ -591,6 +595,7 @@ class Bounds:
                     site.per_player = self._per_player(who, mult)
                     if isinstance(s, ir.Award):
                         site.latch = self._latches(who, mult, site)
+                        site.card_award = card_sums.note_award(self, self._card_loops, who, mult)
             case ir.Set(target=ir.Attr(obj=obj)) | ir.Move(dest=ir.Attr(obj=obj)) | ir.Draw(dest=ir.Attr(obj=obj)):
                 if site is not None:  # how often one player's (card's) field, or zone, can be set or filled here
                     site.per_player = self._per_player(obj, mult)
@@ -625,9 +630,14 @@ class Bounds:
                 def bind():
                     self.env[var] = each
 
+                card_loop = card_sums.enter(self, coll, var, mult, size)
+                if card_loop is not None:
+                    self._card_loops.append(card_loop)
                 try:
                     self.loop(body, mult, size, bind)
                 finally:
+                    if card_loop is not None:
+                        self._card_loops.pop()
                     if tok is not None:
                         del self._latch_runs[tok]
                         self._latch_nodes.discard(id(s))
@@ -781,7 +791,9 @@ class Bounds:
                 for site in self.sites:
                     if isinstance(site.node, ir.Award) and site.node.item == item.name:
                         iv = self.value_at(site, site.node.amount) or (None, None)
-                        terms.append((f"line {site.node.span.line}", *iv, self.times_for_one_player(site)))
+                        times = self.times_for_one_player(site)
+                        terms.append((f"line {site.node.span.line}",
+                                      *(card_sums.term(self, site, iv, times) or (*iv, times))))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))

@@ -370,3 +370,31 @@ def test_a_card_taken_back_out_of_the_discard_by_its_local_is_not_spent():
     (the local names it there now), so the pile is no sink and a player spends every round (4)."""
     text = SPENT.replace("REFILL", "").replace("move c to spent", "move c to spent  move c to pool")
     assert proved_and_best(text, "used") == (4, 4)
+
+
+CARD_SUM = """game "Card sum" players 2..2
+component gem "gem" { value: 1..4 }
+zone pool: shared public unordered
+zone hand: per_player public unordered
+cards gem in pool { 1 x value = 1  1 x value = 2  1 x value = 4 }
+score gems "gems"
+rounds 2 {
+  for p in players { choose g from pool by p "takes a gem" { move g to p.hand } }
+}
+scoring { for p in players { AWARD } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_an_award_once_per_card_is_bounded_by_the_largest_cards_the_list_can_hold():
+    """Gems worth 1, 2 and 4, a hand that takes one a round for two rounds, each gem in hand scored at its
+    worth: at most 4 + 2 = 6 (not 2 x 4 = 8), and a game reaches 6."""
+    assert proved_and_best(CARD_SUM.replace("AWARD", "for g in p.hand { award g.value to p for gems }"),
+                           "gems") == (6, 6)
+
+
+def test_an_award_repeated_inside_the_card_loop_is_not_read_as_once_per_card():
+    """The same award made once per player for each gem in hand fires twice per gem: the bound stays
+    2 x 2 x 4 = 16 (a game reaches 12), never the 6 of once per card."""
+    award = "for g in p.hand { for q in players { award g.value to p for gems } }"
+    assert proved_and_best(CARD_SUM.replace("AWARD", award), "gems") == (16, 12)
