@@ -397,7 +397,8 @@ class Bounds:
 
     def _area_departures(self) -> dict:
         """Each shared zone with a capacity: the steps of the game in which a rule may take cards
-        from it (None: not known)."""
+        from it (None: not known).  An exchange is no such rule: it leaves every zone holding as
+        many cards as before, so it makes no room."""
         out: dict = {}
         for z in self.spec.zones:
             if z.capacity is None or z.per_player:
@@ -408,7 +409,8 @@ class Bounds:
             self._capacity[z.name] = k[1]
             out[z.name] = set()
         for site in self.sites:
-            if isinstance(site.node, (ir.Move, ir.Draw, ir.Exchange)):
+            # an exchange puts a card back for each it takes: no zone holds fewer after it
+            if isinstance(site.node, (ir.Move, ir.Draw)):
                 src = self._taken_from(site)
                 for z in out:
                     if out[z] is not None and (src is None or z in src):

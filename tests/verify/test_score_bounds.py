@@ -398,3 +398,53 @@ def test_an_award_repeated_inside_the_card_loop_is_not_read_as_once_per_card():
     2 x 2 x 4 = 16 (a game reaches 12), never the 6 of once per card."""
     award = "for g in p.hand { for q in players { award g.value to p for gems } }"
     assert proved_and_best(CARD_SUM.replace("AWARD", award), "gems") == (16, 12)
+
+
+GROW = """game "Grow" players 2..2
+component die "die" { size: 1..3 }
+zone stock: per_player public unordered
+zone hand: per_player public unordered
+zone area: shared public unordered capacity 1
+cards die per player in stock { 1 x size = 1  1 x size = 2  1 x size = 3 }
+score placed "placed"
+setup { for p in players { move take([d in p.stock where d.size < 3], 2) to p.hand } }
+rounds 2 {
+  phase work {
+    for p in players {
+      repeat 2 times {
+        choose d from p.hand by p "places a die" {
+          choose by p "where" {
+            option area "the area" when count(area) < 1 {
+              move d to area
+              GROW
+              award 1 to p for placed
+            }
+            option aside "aside" { move d to p.stock }
+          }
+        }
+      }
+    }
+  }
+  phase tidy {
+    for p in players {
+      move [d in area where d.owner == p] to p.hand
+      move [d in p.stock where d.size < 3] to p.hand
+    }
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_an_exchange_with_a_card_on_a_full_area_makes_no_room_on_it():
+    """A die placed on an area that holds one may be swapped there for a bigger one from the stock: the
+    swap takes no card off the area, so the area still gives at most one placement a round, 2 in two
+    rounds (a game reaches 2), not the 4 of two turns a round."""
+    grow = "if count(p.stock) > 0 { exchange d with first(p.stock) }"
+    assert proved_and_best(GROW.replace("GROW", grow), "placed") == (2, 2)
+
+
+def test_a_move_off_a_full_area_in_the_same_step_makes_room():
+    """Taking the die back off the area in the same step frees it for the next placement: the bound
+    stays two turns a round, 4 (a game reaches 4)."""
+    assert proved_and_best(GROW.replace("GROW", "move d to p.stock"), "placed") == (4, 4)
