@@ -545,3 +545,16 @@ winner among p in players by vp(p) desc else draw
     f, _ = findings(text, max_games=5, n=3)
     assert f[("score", "item once")]["bounds"]["proved"] == [0, 1]
     assert f[("score", "item once")]["bounds"]["fit"] == "tight"
+
+
+def test_a_loose_maximum_gets_a_short_climb_only_when_its_best_game_is_past_a_quarter_of_the_bound():
+    """A best game of 20 under a proved 48 is climbed towards 24 (half of 48: 'within 2x'); one of 7
+    under 48, one already within 2x (24 under 48), and a minimum are not."""
+    from soan.verify.properties import _near_two_x
+
+    assert _near_two_x(20, 1, 48)
+    assert _near_two_x(12, 1, 48)
+    assert not _near_two_x(7, 1, 48)
+    assert not _near_two_x(24, 1, 48)
+    assert not _near_two_x(0, 1, 4)
+    assert not _near_two_x(-20, -1, -48)
