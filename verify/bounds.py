@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import card_sums
+from . import card_sums, passage
 from .flow import Flow, opening_steps, pauses
 
 Interval = tuple[int, int] | None
@@ -200,8 +200,11 @@ class Bounds:
             start[key] = start.get(key, 0) + 1
         came: dict[str, int] = {}
         open_: set[str] = set()  # zones some move fills an unknown number of times
+        moves: list = []  # (site, zones, what it can put there): for the count through their sources
 
         def add(zones, times, each):
+            if times is not None and each is not None:
+                moves.append((site, set(zones), times * each))
             for z in zones:
                 if times is None or each is None:
                     open_.add(z)
@@ -239,6 +242,15 @@ class Bounds:
         for z in self.flow.zone_names - open_:
             first = max((n for (name, _), n in start.items() if name == z), default=0)
             out[z] = first + came.get(z, 0)
+        if moves:  # again, no move putting more than ever arrives where it takes from (verify/passage.py)
+            came = {}
+            for site, zones, most in moves:
+                cap = passage.source_cap(self, site, zones, out) if isinstance(site.node, (ir.Move, ir.Draw)) else None
+                for z in zones:
+                    came[z] = came.get(z, 0) + (most if cap is None else min(most, cap))
+            for z in out:
+                first = max((n for (name, _), n in start.items() if name == z), default=0)
+                out[z] = min(out[z], first + came.get(z, 0))
         for z, y in self._held_by().items():
             if z in out and y in out:
                 first = max((n for (name, _), n in start.items() if name == z), default=0)

@@ -448,3 +448,37 @@ def test_a_move_off_a_full_area_in_the_same_step_makes_room():
     """Taking the die back off the area in the same step frees it for the next placement: the bound
     stays two turns a round, 4 (a game reaches 4)."""
     assert proved_and_best(GROW.replace("GROW", "move d to p.stock"), "placed") == (4, 4)
+
+
+DISPLAY = """game "Display" players 2..2
+component gem "gem" { value: 1..1 = 1 }
+zone bag: shared hidden stack
+zone display: shared public row
+zone hand: per_player public unordered
+cards gem in bag { 9 x value = 1 }
+score gems "gems"
+rounds 3 {
+  phase refill { draw REFILL from bag to display }
+  phase take {
+    for p in players {
+      repeat 3 times {
+        if count(display) > 0 { choose g from display by p "takes a gem" { move g to p.hand } }
+      }
+    }
+  }
+}
+scoring { for p in players { award count(p.hand) to p for gems } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_cards_taken_from_a_display_number_at_most_what_ever_comes_to_it():
+    """A display refilled one gem a round for three rounds, each player taking up to three a round: a
+    hand holds at most the 3 gems that ever come to the display (not 3 x 3 = 9), and a game reaches 3."""
+    assert proved_and_best(DISPLAY.replace("REFILL", "1"), "gems") == (3, 3)
+
+
+def test_a_display_refilled_faster_than_the_turns_leaves_the_turns_as_the_bound():
+    """Refilled three a round, the display lets 9 gems through, as many as three turns a round take:
+    the bound is 9 and a game reaches 9."""
+    assert proved_and_best(DISPLAY.replace("REFILL", "3"), "gems") == (9, 9)
