@@ -609,7 +609,7 @@ class Bounds:
                     site.per_player = self._per_player(who, mult)
                     if isinstance(s, ir.Award):
                         site.latch = self._latches(who, mult, site)
-                        site.card_award = card_sums.note_award(self, self._card_loops, who, mult)
+                        site.card_award = card_sums.note_award(self, self._card_loops, who, mult, s)
             case ir.Set(target=ir.Attr(obj=obj)) | ir.Move(dest=ir.Attr(obj=obj)) | ir.Draw(dest=ir.Attr(obj=obj)):
                 if site is not None:  # how often one player's (card's) field, or zone, can be set or filled here
                     site.per_player = self._per_player(obj, mult)
@@ -644,7 +644,7 @@ class Bounds:
                 def bind():
                     self.env[var] = each
 
-                card_loop = card_sums.enter(self, coll, var, mult, size)
+                card_loop = card_sums.enter(self, coll, var, mult, size, body)
                 if card_loop is not None:
                     self._card_loops.append(card_loop)
                 try:

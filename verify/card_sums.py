@@ -25,6 +25,7 @@ class CardLoop:
     mult: int  # how often the loop statement itself runs in a game (its body fires mult x size)
     env: dict  # the locals where the loop starts
     depth: int  # the procedures and defs being read around it (an award in a call it makes is not its own)
+    body: ir.Block | None = None  # the loop's body
 
 
 @attrs.frozen
@@ -36,7 +37,8 @@ class CardAward:
     runs: int
 
 
-def enter(bounds, coll: ir.Expr, var: str, mult: int | None, size: int | None) -> CardLoop | None:
+def enter(bounds, coll: ir.Expr, var: str, mult: int | None, size: int | None,
+          body: ir.Block | None = None) -> CardLoop | None:
     """The loop `for var in coll`, when `coll` is a list of distinct cards (a zone, a filter of one,
     zones joined: a card lies in one zone at a time) of known size, run a known number of times."""
     if mult is None or not size:
@@ -44,10 +46,11 @@ def enter(bounds, coll: ir.Expr, var: str, mult: int | None, size: int | None) -
     zc = bounds._zone_cards(coll)
     if zc is None or not zc[1]:
         return None
-    return CardLoop(var, (zc[0], tuple(zc[1])), size, mult, dict(bounds.env), len(bounds._stack))
+    return CardLoop(var, (zc[0], tuple(zc[1])), size, mult, dict(bounds.env), len(bounds._stack), body)
 
 
-def note_award(bounds, loops: list[CardLoop], who: ir.Expr, mult: int | None) -> CardAward | None:
+def note_award(bounds, loops: list[CardLoop], who: ir.Expr, mult: int | None,
+               award: ir.Stmt | None = None) -> CardAward | None:
     """For an award to `who` fired `mult` times, read inside the innermost of `loops`: the loop
     and how often one player can be given it per run, when the award fires at most once per card:
     no other loop lies between (its firings are exactly the loop's body's), and `who` is a local
@@ -56,6 +59,8 @@ def note_award(bounds, loops: list[CardLoop], who: ir.Expr, mult: int | None) ->
         return None
     loop = loops[-1]
     if mult != loop.mult * loop.size or len(bounds._stack) != loop.depth:
+        return None
+    if award is None or loop.body is None or not _outside_loops(loop.body, award):
         return None
     if not isinstance(who, ir.Local) or who.name == loop.var or who.name not in loop.env:
         return None
@@ -104,3 +109,12 @@ def _one():
     from .bounds import Val
 
     return Val(one=True)
+
+
+def _outside_loops(node: ir.Node, target: ir.Node) -> bool:
+    """Whether `target` lies inside `node` with no loop (`for`, `repeat`, `while`) on the way."""
+    if node is target:
+        return True
+    if isinstance(node, (ir.For, ir.Repeat, ir.While)):
+        return False
+    return any(_outside_loops(c, target) for c in ir.children(node))
