@@ -33,8 +33,9 @@ DIRECTED_GAMES = 3
 # a push's climb: `share` games' worth of steps per game of --games, a game counted as this many steps
 # (decisions and chance events), so a spec of long games plays fewer of them and one of short games more
 PUSH_STEPS_PER_GAME = 300
-# a short climb towards 'within 2x' of a loose maximum: evaluations per game of --games (and steps
-# as for a push, PUSH_STEPS_PER_GAME per game of --games)
+# a short climb towards 'within 2x' of a loose maximum: evaluations per game of --games (a replayed
+# course costs a fraction of a game played by bots: at 2 about 5 s on Pitmaster at 4 players for two
+# such climbs; held to steps like a push's, its climbs stopped short of what they reach at 2)
 NEAR_EVALS_PER_GAME = 2
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
@@ -316,20 +317,18 @@ class Verifier:
             if self.max_games is not None:  # a number of evaluations; the wall clock only as the outer limit
                 seconds = max(0.0, self.budget - (time.perf_counter() - self.started))
                 evals = self.max_games * (NEAR_EVALS_PER_GAME if short else 10)
-                # and no more than one game's worth of steps per game of --games (long games: fewer)
-                steps = self.max_games * PUSH_STEPS_PER_GAME if short else None
             else:
                 left = self._time_left()
                 share = left / 2 if k == 0 and len(gaps) > 1 else left / (len(gaps) - k)
                 if share < 0.2:
                     continue
-                seconds, evals, steps = share, None, None
+                seconds, evals = share, None
             self.progress(f"climbing towards the proved {'maximum' if sign > 0 else 'minimum'} of {key}")
             value = _score_value(key, sign, self.t.n)
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
-                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
+                          on_game=lambda rec: observe(self.s, rec, self.t))
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is None:
