@@ -64,7 +64,9 @@ def note_award(bounds, loops: list[CardLoop], who: ir.Expr, mult: int | None,
         return None
     if not isinstance(who, ir.Local) or who.name == loop.var or who.name not in loop.env:
         return None
-    if bounds.env.get(who.name) != loop.env[who.name]:
+    from .bounds import _rebound  # it imports this module
+
+    if bounds.env.get(who.name) != loop.env[who.name] or who.name in _rebound(loop.body):
         return None
     saved, bounds.env = bounds.env, loop.env
     try:
