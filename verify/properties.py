@@ -33,10 +33,11 @@ DIRECTED_GAMES = 3
 # a push's climb: `share` games' worth of steps per game of --games, a game counted as this many steps
 # (decisions and chance events), so a spec of long games plays fewer of them and one of short games more
 PUSH_STEPS_PER_GAME = 300
-# a short climb towards 'within 2x' of a loose maximum: evaluations per game of --games (a replayed
-# course costs a fraction of a game played by bots: at 2 about 5 s on Pitmaster at 4 players for two
-# such climbs; held to steps like a push's, its climbs stopped short of what they reach at 2)
+# the short climbs towards 'within 2x' of loose maxima: evaluations per game of --games for each,
+# and steps per game of --games shared among them all (each replayed course is also observed: two
+# climbs of 2 evaluations per game each cost Pitmaster 7 s at 4 players, its games being 450 steps)
 NEAR_EVALS_PER_GAME = 2
+NEAR_STEPS_PER_GAME = 900
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -317,18 +318,20 @@ class Verifier:
             if self.max_games is not None:  # a number of evaluations; the wall clock only as the outer limit
                 seconds = max(0.0, self.budget - (time.perf_counter() - self.started))
                 evals = self.max_games * (NEAR_EVALS_PER_GAME if short else 10)
+                # the short climbs share one budget of steps: long games and many loose items, fewer each
+                steps = self.max_games * NEAR_STEPS_PER_GAME // len(near) if short else None
             else:
                 left = self._time_left()
                 share = left / 2 if k == 0 and len(gaps) > 1 else left / (len(gaps) - k)
                 if share < 0.2:
                     continue
-                seconds, evals = share, None
+                seconds, evals, steps = share, None, None
             self.progress(f"climbing towards the proved {'maximum' if sign > 0 else 'minimum'} of {key}")
             value = _score_value(key, sign, self.t.n)
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
-                          on_game=lambda rec: observe(self.s, rec, self.t))
+                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is None:
