@@ -38,6 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
+from . import card_sums, passage
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -108,6 +109,8 @@ class Site:
     stage: tuple | None = None
     # For an award, move or draw: the flags that latch it for its player (see Bounds._latched).
     latch: tuple = ()
+    # For an award once per card of a loop over distinct cards: that loop (see verify/card_sums.py).
+    card_award: card_sums.CardAward | None = None
 
 
 class Bounds:
@@ -144,6 +147,7 @@ class Bounds:
         self._capacity: dict[str, int] = {}  # a shared zone -> its declared capacity
         self._departures: dict = {}  # such a zone -> the steps that take cards from it (second reading)
         self._stages: dict[int, tuple] = {}
+        self._card_loops: list[card_sums.CardLoop] = []  # the loops over distinct cards being read
         self._per_player_zones = {z.name for z in tables.spec.zones if z.per_player}
         spec = self.spec
         self.round_bound: int | None = None
@@ -199,8 +203,11 @@ class Bounds:
             start[key] = start.get(key, 0) + 1
         came: dict[str, int] = {}
         open_: set[str] = set()  # zones some move fills an unknown number of times
+        moves: list = []  # (site, zones, what it can put there): for the count through their sources
 
         def add(zones, times, each):
+            if times is not None and each is not None:
+                moves.append((site, set(zones), times * each))
             for z in zones:
                 if times is None or each is None:
                     open_.add(z)
@@ -238,6 +245,15 @@ class Bounds:
         for z in self.flow.zone_names - open_:
             first = max((n for (name, _), n in start.items() if name == z), default=0)
             out[z] = first + came.get(z, 0)
+        if moves:  # again, no move putting more than ever arrives where it takes from (verify/passage.py)
+            came = {}
+            for site, zones, most in moves:
+                cap = passage.source_cap(self, site, zones, out) if isinstance(site.node, (ir.Move, ir.Draw)) else None
+                for z in zones:
+                    came[z] = came.get(z, 0) + (most if cap is None else min(most, cap))
+            for z in out:
+                first = max((n for (name, _), n in start.items() if name == z), default=0)
+                out[z] = min(out[z], first + came.get(z, 0))
         for z, y in self._held_by().items():
             if z in out and y in out:
                 first = max((n for (name, _), n in start.items() if name == z), default=0)
@@ -396,7 +412,8 @@ class Bounds:
 
     def _area_departures(self) -> dict:
         """Each shared zone with a capacity: the steps of the game in which a rule may take cards
-        from it (None: not known)."""
+        from it (None: not known).  An exchange is no such rule: it leaves every zone holding as
+        many cards as before, so it makes no room."""
         out: dict = {}
         for z in self.spec.zones:
             if z.capacity is None or z.per_player:
@@ -595,6 +612,7 @@ class Bounds:
                     site.per_player = self._per_player(who, mult)
                     if isinstance(s, ir.Award):
                         site.latch = self._latches(who, mult, site)
+                        site.card_award = card_sums.note_award(self, self._card_loops, who, mult, s)
             case ir.Set(target=ir.Attr(obj=obj)) | ir.Move(dest=ir.Attr(obj=obj)) | ir.Draw(dest=ir.Attr(obj=obj)):
                 if site is not None:  # how often one player's (card's) field, or zone, can be set or filled here
                     site.per_player = self._per_player(obj, mult)
@@ -629,9 +647,14 @@ class Bounds:
                 def bind():
                     self.env[var] = each
 
+                card_loop = card_sums.enter(self, coll, var, mult, size, body)
+                if card_loop is not None:
+                    self._card_loops.append(card_loop)
                 try:
                     self.loop(body, mult, size, bind)
                 finally:
+                    if card_loop is not None:
+                        self._card_loops.pop()
                     if tok is not None:
                         del self._latch_runs[tok]
                         self._latch_nodes.discard(id(s))
@@ -788,7 +811,9 @@ class Bounds:
                 for site in self.sites:
                     if isinstance(site.node, ir.Award) and site.node.item == item.name:
                         iv = self.value_at(site, site.node.amount) or (None, None)
-                        terms.append((f"line {site.node.span.line}", *iv, self.times_for_one_player(site)))
+                        times = self.times_for_one_player(site)
+                        terms.append((f"line {site.node.span.line}",
+                                      *(card_sums.term(self, site, iv, times) or (*iv, times))))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))

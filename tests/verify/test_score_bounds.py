@@ -370,3 +370,115 @@ def test_a_card_taken_back_out_of_the_discard_by_its_local_is_not_spent():
     (the local names it there now), so the pile is no sink and a player spends every round (4)."""
     text = SPENT.replace("REFILL", "").replace("move c to spent", "move c to spent  move c to pool")
     assert proved_and_best(text, "used") == (4, 4)
+
+
+CARD_SUM = """game "Card sum" players 2..2
+component gem "gem" { value: 1..4 }
+zone pool: shared public unordered
+zone hand: per_player public unordered
+cards gem in pool { 1 x value = 1  1 x value = 2  1 x value = 4 }
+score gems "gems"
+rounds 2 {
+  for p in players { choose g from pool by p "takes a gem" { move g to p.hand } }
+}
+scoring { for p in players { AWARD } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_an_award_once_per_card_is_bounded_by_the_largest_cards_the_list_can_hold():
+    """Gems worth 1, 2 and 4, a hand that takes one a round for two rounds, each gem in hand scored at its
+    worth: at most 4 + 2 = 6 (not 2 x 4 = 8), and a game reaches 6."""
+    assert proved_and_best(CARD_SUM.replace("AWARD", "for g in p.hand { award g.value to p for gems }"),
+                           "gems") == (6, 6)
+
+
+def test_an_award_repeated_inside_the_card_loop_is_not_read_as_once_per_card():
+    """The same award made once per player for each gem in hand fires twice per gem: the bound stays
+    2 x 2 x 4 = 16 (a game reaches 12), never the 6 of once per card."""
+    award = "for g in p.hand { for q in players { award g.value to p for gems } }"
+    assert proved_and_best(CARD_SUM.replace("AWARD", award), "gems") == (16, 12)
+
+
+GROW = """game "Grow" players 2..2
+component die "die" { size: 1..3 }
+zone stock: per_player public unordered
+zone hand: per_player public unordered
+zone area: shared public unordered capacity 1
+cards die per player in stock { 1 x size = 1  1 x size = 2  1 x size = 3 }
+score placed "placed"
+setup { for p in players { move take([d in p.stock where d.size < 3], 2) to p.hand } }
+rounds 2 {
+  phase work {
+    for p in players {
+      repeat 2 times {
+        choose d from p.hand by p "places a die" {
+          choose by p "where" {
+            option area "the area" when count(area) < 1 {
+              move d to area
+              GROW
+              award 1 to p for placed
+            }
+            option aside "aside" { move d to p.stock }
+          }
+        }
+      }
+    }
+  }
+  phase tidy {
+    for p in players {
+      move [d in area where d.owner == p] to p.hand
+      move [d in p.stock where d.size < 3] to p.hand
+    }
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_an_exchange_with_a_card_on_a_full_area_makes_no_room_on_it():
+    """A die placed on an area that holds one may be swapped there for a bigger one from the stock: the
+    swap takes no card off the area, so the area still gives at most one placement a round, 2 in two
+    rounds (a game reaches 2), not the 4 of two turns a round."""
+    grow = "if count(p.stock) > 0 { exchange d with first(p.stock) }"
+    assert proved_and_best(GROW.replace("GROW", grow), "placed") == (2, 2)
+
+
+def test_a_move_off_a_full_area_in_the_same_step_makes_room():
+    """Taking the die back off the area in the same step frees it for the next placement: the bound
+    stays two turns a round, 4 (a game reaches 4)."""
+    assert proved_and_best(GROW.replace("GROW", "move d to p.stock"), "placed") == (4, 4)
+
+
+DISPLAY = """game "Display" players 2..2
+component gem "gem" { value: 1..1 = 1 }
+zone bag: shared hidden stack
+zone display: shared public row
+zone hand: per_player public unordered
+cards gem in bag { 9 x value = 1 }
+score gems "gems"
+rounds 3 {
+  phase refill { draw REFILL from bag to display }
+  phase take {
+    for p in players {
+      repeat 3 times {
+        if count(display) > 0 { choose g from display by p "takes a gem" { move g to p.hand } }
+      }
+    }
+  }
+}
+scoring { for p in players { award count(p.hand) to p for gems } }
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_cards_taken_from_a_display_number_at_most_what_ever_comes_to_it():
+    """A display refilled one gem a round for three rounds, each player taking up to three a round: a
+    hand holds at most the 3 gems that ever come to the display (not 3 x 3 = 9), and a game reaches 3."""
+    assert proved_and_best(DISPLAY.replace("REFILL", "1"), "gems") == (3, 3)
+
+
+def test_a_display_refilled_faster_than_the_turns_leaves_the_turns_as_the_bound():
+    """Refilled three a round, the display lets 9 gems through, as many as three turns a round take:
+    the bound is 9 and a game reaches 9."""
+    assert proved_and_best(DISPLAY.replace("REFILL", "3"), "gems") == (9, 9)

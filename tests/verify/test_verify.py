@@ -565,3 +565,16 @@ def test_a_shortage_ruling_is_witnessed_when_its_supply_runs_short():
     f, _ = findings(_shortage_ruling_spec(3))
     assert f[("supplies", "chip")]["verdict"] == "witnessed"
     assert f[("rulings", "chips_out")]["verdict"] == "witnessed"
+
+
+def test_a_loose_maximum_gets_a_short_climb_only_when_its_best_game_is_past_a_quarter_of_the_bound():
+    """A best game of 20 under a proved 48 is climbed towards 24 (half of 48: 'within 2x'); one of 7
+    under 48, one already within 2x (24 under 48), and a minimum are not."""
+    from soan.verify.properties import _near_two_x
+
+    assert _near_two_x(20, 1, 48)
+    assert _near_two_x(12, 1, 48)
+    assert not _near_two_x(7, 1, 48)
+    assert not _near_two_x(24, 1, 48)
+    assert not _near_two_x(0, 1, 4)
+    assert not _near_two_x(-20, -1, -48)
