@@ -19,7 +19,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
-from .state import PASS, Chance, Decision, Frame, Move, _over_budget, player_index
+from .state import PASS, Chance, Decision, Frame, Move, Straight, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
 _CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
@@ -224,6 +224,8 @@ class RuleCompiler:
             ops.append(self.stmt(s, sim))
         if run:
             ops.append(self.fused_block(run, sim) if len(run) > 1 else self.stmt(run[0], sim))
+            if len(ops) == 1:  # the whole block never stops: State.apply runs it without a frame
+                return Straight(ops)
         return tuple(ops)
 
     def stmt(self, s: ir.Stmt, sim: bool):

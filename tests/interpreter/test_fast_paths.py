@@ -1,0 +1,101 @@
+"""The compiled engine's shortcuts on the decision path do what the general code does: a choice of one
+card makes the moves item_classes would, a decision's body that never stops runs without a frame, and a
+card variable set at once still refuses a value outside its domain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soan import api
+from soan.dsl import compile_text
+from soan.dsl.errors import SpecRuntimeError
+from soan.interpreter.compile import item_classes, item_moves
+from soan.interpreter.play import Streams, bot_chooser, record_game
+from soan.interpreter.state import Decision, State, Straight
+
+KITANO = Path(__file__).resolve().parents[2] / "specs" / "kitano-20.soan"
+
+TAKE = """
+game "Take a chip" players 2..2
+component chip { worth: 1..3 }
+cards chip in pile {
+  1 x worth = 1
+  1 x worth = 2
+  1 x worth = 3
+}
+zone pile: shared public unordered
+zone kept: per_player public unordered
+player { last: card = none }
+score s
+rounds 1 {
+  for p in players {
+    choose c from pile by p "takes" {
+      move c to p.kept
+      set p.last = c
+      award c.worth to p for s
+    }
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def _moves(moves):
+    return [(m.label, m.value, m.sort_key) for m in moves]
+
+
+def test_one_card_choices_offer_the_moves_item_classes_makes_at_every_kitano_decision():
+    """At every decision of seeded Kitano games, item_moves over each zone's cards and over all cards (several
+    zones, hidden and face-down cards, states off their defaults) equals the moves made from item_classes."""
+    tables = api.tables(api.load(str(KITANO)), 4)
+    checked = 0
+
+    def check(st: State):
+        nonlocal checked
+        if not isinstance(st.pending, Decision):
+            return
+        groups = [[st.t.C[c] for c in cards] for cards in st.zones] + [[st.t.C[c] for c in range(st.t.n_cards)]]
+        for items in groups:
+            for p in range(st.t.n):
+                want = [(label, members[0], key) for label, key, members in item_classes(st, tuple(items), p)]
+                assert _moves(item_moves(st, tuple(items), p)) == want
+                checked += 1
+
+    for seed in (1, 2):
+        streams = Streams(seed)
+        record_game(tables, seed, bot_chooser(seed, ["random"] * 4, streams, tables), ["random"] * 4,
+                    on_step=check, streams=streams)
+    assert checked > 1000
+    st = State(tables).start()
+    assert item_moves(st, (), 0) == []  # nothing to choose from: no moves, as item_classes gives none
+
+
+def test_a_body_that_never_stops_runs_without_a_frame_and_plays_the_same_game():
+    """Each player takes one of chips worth 1, 2, 3 and scores its worth: the compiled engine marks the body
+    Straight, the scores are the worths of the chips kept, and the log equals the closure engine's."""
+    spec = compile_text(TAKE, "take.soan")
+    compiled, closures = api.tables(spec, 2, engine="compiled"), api.tables(spec, 2, engine="closures")
+    assert type(State(compiled).start().pending.body) is Straight
+    assert type(State(closures).start().pending.body) is not Straight
+    for seed in range(10):
+        a, b = api.play(compiled, seed, ["random"] * 2), api.play(closures, seed, ["random"] * 2)
+        assert a.log == b.log
+        st = a.state
+        for i in range(2):
+            kept = st.zones[compiled.slot_of[("kept", i)]]
+            assert len(kept) == 1 and st.pv["last"][i].id == kept[0]
+            assert st.vp["s"][i] == compiled.fields[kept[0]]["worth"]
+        assert sorted(st.vp["s"]) != [1, 1]  # two different chips
+
+
+@pytest.mark.parametrize("engine", ["compiled", "closures"])
+def test_a_card_variable_set_to_a_player_is_a_located_error(engine):
+    """`set p.last = p` puts a player into a card variable: both engines stop with the rule's line."""
+    bad = TAKE.replace("set p.last = c", "set p.last = p")
+    tables = api.tables(compile_text(bad, "take.soan"), 2, engine=engine)
+    with pytest.raises(SpecRuntimeError) as e:
+        api.play(tables, 1, ["random"] * 2)
+    assert "outside its domain card" in e.value.message
+    assert e.value.span.line == bad.splitlines().index("      set p.last = p") + 1
