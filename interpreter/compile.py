@@ -172,6 +172,7 @@ class RuleCompiler:
         self._consts: dict = {}
         self.fuse = tables.engine == "compiled" and not tables.trace
         self._runs_through: dict = {}
+        self._stmtgen = None  # straight runs as generated source (stmtgen.py), made when the first one is
         if tables.engine == "compiled":
             from .codegen import ExprCodegen
             self.x = ExprCodegen(tables, self)
@@ -230,7 +231,7 @@ class RuleCompiler:
 
     def stmt(self, s: ir.Stmt, sim: bool):
         if self.fuse and isinstance(s, _FUSED_COMPOUNDS) and self.runs_through(s):
-            return self.fused(s, sim)
+            return self.fused_block([s], sim)
         op = getattr(self, "s_" + type(s).__name__)(s, sim)
         if self.t.trace:
             op = _traced(op, s, sim, self.t.reached)
@@ -268,6 +269,13 @@ class RuleCompiler:
         return b is None or all(self.runs_through(s, calling) for s in b.stmts)
 
     def fused_block(self, stmts, sim):
+        # written out as one generated function (stmtgen.py); the closures below stay its fallback
+        if self._stmtgen is None:
+            from .stmtgen import StmtCodegen
+            self._stmtgen = StmtCodegen(self, self.x)
+        return self._stmtgen.run(stmts, sim)
+
+    def closure_run(self, stmts, sim):
         return _sequence(tuple(self.fused(s, sim) for s in stmts))
 
     def fused(self, s: ir.Stmt, sim: bool):
@@ -1010,14 +1018,15 @@ def item_moves(st, items, chooser: int) -> list[Move]:
     """The moves of a choice of one item: [Move(label, members[0], key) for label, key, members in
     item_classes(st, items, chooser)], the same moves in the same order, made in one pass (a random
     playout makes this list at most of its decisions) without the classes' member lists."""
-    if not all(type(x) is CardRef for x in items):
-        return [Move(label, members[0], key) for label, key, members in item_classes(st, items, chooser)]
     moves: dict = {}  # label -> its move, in the order first met
     t = st.t
     loc, known, facedown, sees = st.loc, st.known, st.facedown, t.slot_sees
     card_states, card_labels, zone_label = t.card_states, t.card_labels, t.zone_label
     cs, defaults = st.cs, t.state_default
-    several_zones = len({loc[x.id] for x in items}) > 1
+    try:  # only a card has an `id` (CardRef, which has no subclass)
+        several_zones = len({loc[x.id] for x in items}) > 1
+    except AttributeError:  # not only cards: the general classes
+        return [Move(label, members[0], key) for label, key, members in item_classes(st, items, chooser)]
     bit = 1 << chooser
     for x in items:
         cid = x.id

@@ -99,3 +99,78 @@ def test_a_card_variable_set_to_a_player_is_a_located_error(engine):
         api.play(tables, 1, ["random"] * 2)
     assert "outside its domain card" in e.value.message
     assert e.value.span.line == bad.splitlines().index("      set p.last = p") + 1
+
+
+TALLY = """
+game "Straight scoring" players 3..3
+component chip { worth: 1..3 }
+cards chip in pile {
+  1 x worth = 1
+  1 x worth = 2
+  1 x worth = 3
+}
+zone pile: shared public unordered
+zone kept: per_player public unordered
+score base
+score bonus
+procedure reward(p, n) {
+  award n to p for bonus
+  if n > 4 {
+    say "{p} gets a big bonus"
+  }
+}
+setup {
+  for c in pile {
+    move c to player(c.worth).kept
+  }
+}
+rounds 1 {
+}
+scoring {
+  phase tally "tally" {
+    for p in players {
+      let total = sum(c.worth for c in p.kept)
+      award total to p for base
+      do reward(p, total * 2)
+    }
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_straight_run_is_one_generated_function_that_scores_as_the_closures_do():
+    """Player k keeps the chip worth k and scores k, then a bonus of 2k through a procedure (a big-bonus line
+    for 6): the compiled engine runs the tally as one generated function naming its spec lines, and its
+    result and account equal the closure engine's."""
+    spec = compile_text(TALLY, "tally.soan")
+    compiled, closures = api.tables(spec, 3, engine="compiled"), api.tables(spec, 3, engine="closures")
+    a, b = api.play(compiled, 1, ["random"] * 3, narrate=True), api.play(closures, 1, ["random"] * 3, narrate=True)
+    assert a.result["breakdown"] == {"P1": {"base": 1, "bonus": 2}, "P2": {"base": 2, "bonus": 4},
+                                     "P3": {"base": 3, "bonus": 6}}
+    assert a.result["winners"] == ["P3"]
+    assert a.log == b.log and a.state.events == b.state.events
+    assert ("say", "P3 gets a big bonus") in a.state.events
+    runs = [src for src in compiled.rules.x.sources if src.startswith("def r")]
+    tally = next(src for src in runs if 'phase tally "tally"' in src.splitlines()[1])
+    assert "for _L" in tally and "tally.soan:31: do reward(p, total * 2)" in tally
+    assert "tally.soan:14: award n to p for bonus" in tally  # the procedure written out in place
+
+
+def test_a_straight_loop_counts_its_passes_against_the_step_budget(monkeypatch):
+    """With a budget of 10 loop passes, 4 x 3 nested passes stop on the 11th pass, in the inner loop
+    (1 + 2 + 3 + 3 + 2 passes counted, the first pass of a loop not counted), on both engines."""
+    import soan.interpreter.compile as compile_mod
+    import soan.interpreter.state as state_mod
+    import soan.interpreter.stmtgen as stmtgen_mod
+    for mod in (compile_mod, state_mod, stmtgen_mod):
+        monkeypatch.setattr(mod, "MAX_LOOP_PASSES", 10)
+    text = TALLY.replace("  for c in pile {\n    move c to player(c.worth).kept\n  }",
+                         '  for x in 1..4 {\n    for y in 1..3 {\n      say "{x} {y}"\n    }\n  }')
+    inner = text.splitlines().index("    for y in 1..3 {") + 1
+    for engine in ("compiled", "closures"):
+        tables = api.tables(compile_text(text, "loops.soan"), 3, engine=engine)
+        with pytest.raises(SpecRuntimeError) as e:
+            api.play(tables, 1, ["random"] * 3)
+        assert "more than 10 times and was stopped in this for loop" in e.value.message
+        assert e.value.span.line == inner

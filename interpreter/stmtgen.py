@@ -1,0 +1,133 @@
+"""Straight runs of statements written out as Python source (the compiled engine).
+
+A run of statements that can never stop the machine (compile.py's `runs_through`: no choice, chance,
+break, end or win inside, nor in a procedure it calls) used to run as a tree of closures: one op per
+statement, a sequence wrapper per block, a call per loop pass.  Here the run becomes one generated
+function `(state, frame)`: its loops are Python `for` loops, its `if`s Python `if`s, a procedure it calls
+is written out in place (its arguments put in a new env, as the call would), `let` stores into the env at
+once, and each expression is a call of its generated function (codegen.py).  Every other statement is a
+call of the statement's own op, the closure that runs it anywhere else, so what it does (its checks, its
+located errors, its events) is the same code.  `soan compile SPEC --show` prints these functions too, each
+statement under a comment with its spec line.
+
+Same games, bit for bit: each statement does what its closure does, in the same order, on the same env;
+nothing can copy the state in the middle of a run (a copy is only taken at a decision or chance event).
+The source is made only from the checked IR: names enter it as `repr` of a spec identifier, everything else
+(expressions, ops, spans) as constants of the generated module's namespace, so a spec cannot put code in.
+"""
+
+from __future__ import annotations
+
+from soan.dsl import ir
+from soan.dsl.limits import MAX_LOOP_PASSES
+
+from .codegen import _CODE_CACHE, _CODE_CACHE_MAX
+from .state import Frame, _over_budget
+
+# Python refuses more than 20 statically nested loops (and a parser has its depth): a run nested deeper than
+# this goes on as closures from there
+MAX_NESTED_LOOPS = 12
+MAX_INLINED = 40  # procedures written out inside one another, at most (deeper: the call's op)
+
+
+class _Site:
+    """A generated loop, named for the step budget's message as a frame's loop would be."""
+
+    __slots__ = ("what", "span")
+
+    def __init__(self, what, span):
+        self.what, self.span = what, span
+
+
+class StmtCodegen:
+    """Straight runs of statements -> one generated function each (see the module's docstring)."""
+
+    def __init__(self, rules, x):
+        self.rules = rules
+        self.x = x  # the expression codegen: its namespace, constants, spec-line comments and cache key
+        x.ns.setdefault("_Frame", Frame)
+        x.ns.setdefault("_over_budget", _over_budget)
+        x.ns.setdefault("_MAX_PASSES", MAX_LOOP_PASSES)
+        x.ns.setdefault("enumerate", enumerate)
+        self._n = 0
+
+    def run(self, stmts, sim: bool):
+        """One op(st, f) that carries out `stmts` (each of which runs through) in order."""
+        self._n += 1
+        name = f"r{self._n}"
+        self._names = 0
+        lines: list[str] = []
+        self._block(stmts, sim, "env", "f", 1, 0, 0, lines)
+        where = self.x._where(getattr(stmts[0], "span", None))
+        src = (f"def {name}(st, f):\n"
+               f"    # {where}\n"
+               f"    # ({len(stmts)} statement{'s' if len(stmts) > 1 else ''} run straight: nothing in {'them' if len(stmts) > 1 else 'it'} can stop)\n"
+               f"    env = f.env\n" + "".join(lines))
+        key = (self.x.key, src)
+        code = _CODE_CACHE.get(key)
+        if code is None:
+            if len(_CODE_CACHE) > _CODE_CACHE_MAX:
+                _CODE_CACHE.clear()
+            try:
+                code = _CODE_CACHE[key] = compile(src, f"<soan {self.x.t.spec.path} {name}>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):  # too deep for Python's compiler: the closures
+                return self.rules.closure_run(stmts, sim)
+        exec(code, self.x.ns)  # generated from IR nodes only (see the module's docstring)
+        self.x.sources.append(src)
+        return self.x.ns[name]
+
+    # ---- writing statements ---------------------------------------------------------------
+
+    def _fresh(self, prefix: str) -> str:
+        self._names += 1
+        return f"_L{prefix}{self._names}"  # _L: no constant of the namespace starts so
+
+    def _k(self, value, hint: str) -> str:
+        return self.x._const(value, hint)
+
+    def _block(self, stmts, sim, env, fr, depth, loops, inlined, out) -> None:
+        if not stmts:
+            out.append("    " * depth + "pass\n")
+            return
+        for s in stmts:
+            self._stmt(s, sim, env, fr, depth, loops, inlined, out)
+
+    def _stmt(self, s, sim, env, fr, depth, loops, inlined, out) -> None:
+        pad = "    " * depth
+        out.append(f"{pad}# {self.x._where(getattr(s, 'span', None))}\n")
+        if isinstance(s, ir.Let):
+            out.append(f"{pad}{env}[{s.name!r}] = {self._k(self.x(s.value), 'e')}(st, {env})\n")
+        elif isinstance(s, ir.If):
+            for k, (test, body) in enumerate(s.branches):
+                out.append(f"{pad}{'if' if k == 0 else 'elif'} {self._k(self.x(test), 'e')}(st, {env}):\n")
+                self._block(body.stmts if body is not None else (), sim, env, fr, depth + 1, loops, inlined, out)
+            if s.orelse is not None:
+                out.append(f"{pad}else:\n")
+                self._block(s.orelse.stmts, sim, env, fr, depth + 1, loops, inlined, out)
+        elif isinstance(s, ir.For) and loops < MAX_NESTED_LOOPS:
+            items_of = self._k(self.x.binder(s.var, s.coll, s.where), "b")
+            site = self._k(_Site("for loop", s.span), "site")
+            k, x, items = self._fresh("k"), self._fresh("x"), self._fresh("items")
+            out.append(f"{pad}{items}, _ = {items_of}(st, {env})\n"
+                       f"{pad}for {k}, {x} in enumerate({items}):\n"
+                       f"{pad}    if {k}:  # a pass counts towards the game's step budget\n"
+                       f"{pad}        st.passes += 1\n"
+                       f"{pad}        if st.passes > _MAX_PASSES:\n"
+                       f"{pad}            raise _over_budget({site})\n"
+                       f"{pad}    {env}[{s.var!r}] = {x}\n")
+            if s.body is not None:
+                self._block(s.body.stmts, sim, env, fr, depth + 1, loops + 1, inlined, out)
+        elif isinstance(s, ir.Phase):
+            out.append(f"{pad}st.event('phase', {self._k(s.name, 'k')}, {self._k(s.title, 'k')})\n")
+            if s.body is not None:
+                self._block(s.body.stmts, sim, env, fr, depth, loops, inlined, out)
+        elif isinstance(s, ir.Do) and inlined < MAX_INLINED:
+            proc = self.rules.procs_ir[s.proc]
+            env2, fr2 = self._fresh("env"), self._fresh("f")
+            pairs = ", ".join(f"{p!r}: {self._k(self.x(a), 'e')}(st, {env})" for p, a in zip(proc.params, s.args))
+            out.append(f"{pad}{env2} = {{{pairs}}}  # do {s.proc}\n")
+            if proc.body is not None:
+                out.append(f"{pad}{fr2} = _Frame((), {env2})\n")
+                self._block(proc.body.stmts, sim, env2, fr2, depth, loops, inlined + 1, out)
+        else:  # any other statement: its own op, the closure that runs it everywhere else
+            out.append(f"{pad}{self._k(self.rules.fused(s, sim), 'op')}(st, {fr})\n")
