@@ -22,6 +22,9 @@ from soan.dsl import ir
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .codegen import _CODE_CACHE, _CODE_CACHE_MAX
+from soan.dsl.errors import SpecRuntimeError
+
+from .runtime import ZoneRef, fmt
 from .state import Frame, _over_budget
 
 # Python refuses more than 20 statically nested loops (and a parser has its depth): a run nested deeper than
@@ -39,6 +42,10 @@ class _Site:
         self.what, self.span = what, span
 
 
+def _cannot_set(name, o, span):
+    raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
+
+
 class StmtCodegen:
     """Straight runs of statements -> one generated function each (see the module's docstring)."""
 
@@ -49,6 +56,9 @@ class StmtCodegen:
         x.ns.setdefault("_over_budget", _over_budget)
         x.ns.setdefault("_MAX_PASSES", MAX_LOOP_PASSES)
         x.ns.setdefault("enumerate", enumerate)
+        x.ns.setdefault("int", int)
+        x.ns.setdefault("_ZoneRef", ZoneRef)
+        x.ns.setdefault("_cannot_set", _cannot_set)
         self._n = 0
 
     def run(self, stmts, sim: bool):
@@ -85,6 +95,14 @@ class StmtCodegen:
     def _k(self, value, hint: str) -> str:
         return self.x._const(value, hint)
 
+    def _e(self, e, env: str) -> str:
+        """Code for expression `e`'s value: a call of its generated function, or for a plain local its read from
+        the env (a local with no value still goes to the function, whose closure raises the located error)."""
+        fn = self._k(self.x(e), "e")
+        if isinstance(e, ir.Local):
+            return f"({env}[{e.name!r}] if {e.name!r} in {env} else {fn}(st, {env}))"
+        return f"{fn}(st, {env})"
+
     def _block(self, stmts, sim, env, fr, depth, loops, inlined, out) -> None:
         if not stmts:
             out.append("    " * depth + "pass\n")
@@ -96,10 +114,10 @@ class StmtCodegen:
         pad = "    " * depth
         out.append(f"{pad}# {self.x._where(getattr(s, 'span', None))}\n")
         if isinstance(s, ir.Let):
-            out.append(f"{pad}{env}[{s.name!r}] = {self._k(self.x(s.value), 'e')}(st, {env})\n")
+            out.append(f"{pad}{env}[{s.name!r}] = {self._e(s.value, env)}\n")
         elif isinstance(s, ir.If):
             for k, (test, body) in enumerate(s.branches):
-                out.append(f"{pad}{'if' if k == 0 else 'elif'} {self._k(self.x(test), 'e')}(st, {env}):\n")
+                out.append(f"{pad}{'if' if k == 0 else 'elif'} {self._e(test, env)}:\n")
                 self._block(body.stmts if body is not None else (), sim, env, fr, depth + 1, loops, inlined, out)
             if s.orelse is not None:
                 out.append(f"{pad}else:\n")
@@ -117,6 +135,16 @@ class StmtCodegen:
                        f"{pad}    {env}[{s.var!r}] = {x}\n")
             if s.body is not None:
                 self._block(s.body.stmts, sim, env, fr, depth + 1, loops + 1, inlined, out)
+        elif isinstance(s, ir.Set) and s.op == "=" and isinstance(s.target, ir.Attr):
+            self._set_attr(s, env, pad, out)
+        elif isinstance(s, ir.Move):
+            # compile.py's s_Move op: one card moved without a list of cards made by cards_of
+            w, c, d, span = self._fresh("w"), self._fresh("c"), self._fresh("d"), self._k(s.span, "span")
+            out.append(f"{pad}{w} = {self._e(s.what, env)}\n"
+                       f"{pad}{c} = [{w}.id] if type({w}) is _CardRef else st.cards_of({w}, {span})\n"
+                       f"{pad}{d} = {self._e(s.dest, env)}\n"
+                       f"{pad}st.move_cards({c}, {d}.slot if type({d}) is _ZoneRef else st.zone_of({d}, {span}), "
+                       f"{s.at_top!r}, {self._k(s.face, 'k')}, {span})\n")
         elif isinstance(s, ir.Phase):
             out.append(f"{pad}st.event('phase', {self._k(s.name, 'k')}, {self._k(s.title, 'k')})\n")
             if s.body is not None:
@@ -124,10 +152,47 @@ class StmtCodegen:
         elif isinstance(s, ir.Do) and inlined < MAX_INLINED:
             proc = self.rules.procs_ir[s.proc]
             env2, fr2 = self._fresh("env"), self._fresh("f")
-            pairs = ", ".join(f"{p!r}: {self._k(self.x(a), 'e')}(st, {env})" for p, a in zip(proc.params, s.args))
+            pairs = ", ".join(f"{p!r}: {self._e(a, env)}" for p, a in zip(proc.params, s.args))
             out.append(f"{pad}{env2} = {{{pairs}}}  # do {s.proc}\n")
             if proc.body is not None:
                 out.append(f"{pad}{fr2} = _Frame((), {env2})\n")
                 self._block(proc.body.stmts, sim, env2, fr2, depth, loops, inlined + 1, out)
         else:  # any other statement: its own op, the closure that runs it everywhere else
             out.append(f"{pad}{self._k(self.rules.fused(s, sim), 'op')}(st, {fr})\n")
+
+    def _set_attr(self, s, env, pad, out) -> None:
+        """`set OBJ.NAME = VALUE`, as compile.py's s_Set op for `=` on an attribute: a value that needs no check
+        (a whole number inside the declared range, a card or player or none into a variable of that kind)
+        stored at once, anything else through set_player_var / set_card_state and their located errors."""
+        name, span = s.target.name, self._k(s.span, "span")
+        obj, value = self._e(s.target.obj, env), self._e(s.value, env)
+        pv_range, cs_ranges = self.rules._int_ranges(name)
+        pv_ref = self.rules._ref_type(name)
+        o, v = self._fresh("o"), self._fresh("v")
+        out.append(f"{pad}{o} = {obj}\n"
+                   f"{pad}if type({o}) is _PlayerRef:\n"
+                   f"{pad}    {v} = {value}\n")
+        tests = []
+        if pv_range is not None:
+            tests.append(f"type({v}) is int and {pv_range[0]!r} <= {v} <= {pv_range[1]!r}")
+        if pv_ref is not None:
+            tests.append(f"{v} is None or type({v}) is {'_CardRef' if pv_ref.__name__ == 'CardRef' else '_PlayerRef'}")
+        for k, test in enumerate(tests):
+            out.append(f"{pad}    {'if' if k == 0 else 'elif'} {test}:\n"
+                       f"{pad}        st.pv[{name!r}][{o}.i] = {v}\n")
+        general = f"st.set_player_var({name!r}, {o}.i, {v}, {span})\n"
+        out.append(f"{pad}    else:\n{pad}        {general}" if tests else f"{pad}    {general}")
+        out.append(f"{pad}elif type({o}) is _CardRef:\n"
+                   f"{pad}    {v} = {value}\n")
+        general = f"st.set_card_state({o}.id, {name!r}, {v}, {span})\n"
+        if any(r is not None for r in cs_ranges):
+            r = self._fresh("r")
+            out.append(f"{pad}    {r} = {self._k(cs_ranges, 'ranges')}[{o}.id]\n"
+                       f"{pad}    if {r} is not None and type({v}) is int and {r}[0] <= {v} <= {r}[1]:\n"
+                       f"{pad}        st.cs[{name!r}][{o}.id] = {v}\n"
+                       f"{pad}    else:\n"
+                       f"{pad}        {general}")
+        else:
+            out.append(f"{pad}    {general}")
+        out.append(f"{pad}else:\n"
+                   f"{pad}    _cannot_set({name!r}, {o}, {span})\n")

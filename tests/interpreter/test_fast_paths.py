@@ -174,3 +174,66 @@ def test_a_straight_loop_counts_its_passes_against_the_step_budget(monkeypatch):
             api.play(tables, 1, ["random"] * 3)
         assert "more than 10 times and was stopped in this for loop" in e.value.message
         assert e.value.span.line == inner
+
+
+LEVELS = """
+game "Levels" players 2..2
+component chip { worth: 1..3
+  state level: 0..3 = 0 }
+cards chip in pile {
+  1 x worth = 1
+  1 x worth = 2
+  1 x worth = 3
+}
+zone pile: shared public unordered
+zone kept: per_player public unordered
+player { top: card = none
+  rank: 0..9 = 0 }
+score s
+setup {
+  move [c in pile where c.worth < 3] to player(1).kept
+  for c in pile {
+    set c.level = c.worth
+    set player(2).top = c
+    set player(2).rank = c.worth + 5
+  }
+}
+rounds 1 {
+}
+scoring {
+  for p in players {
+    award count(p.kept) + p.rank to p for s
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+@pytest.mark.parametrize("engine", ["compiled", "closures"])
+def test_sets_and_moves_inside_a_straight_run_store_what_the_rules_say(engine):
+    """P1 takes the two chips worth under 3 (a list moved at once); the last chip gets level 3 and is P2's top,
+    P2's rank 8: scores 2 and 8 on both engines."""
+    tables = api.tables(compile_text(LEVELS, "levels.soan"), 2, engine=engine)
+    r = api.play(tables, 1, ["random"] * 2)
+    assert r.result["scores"] == {"P1": 2, "P2": 8}
+    st = r.state
+    last = st.pv["top"][1]
+    assert tables.fields[last.id]["worth"] == 3 and st.cs["level"][last.id] == 3
+    assert sorted(tables.fields[c]["worth"] for c in st.zones[tables.slot_of[("kept", 0)]]) == [1, 2]
+
+
+@pytest.mark.parametrize("engine", ["compiled", "closures"])
+@pytest.mark.parametrize("old, new, message", [
+    ("set c.level = c.worth", "set c.level = c.worth + 1", "outside its domain 0..3"),
+    ("set player(2).rank = c.worth + 5", "set player(2).rank = c.worth + 7", "outside its domain 0..9"),
+    ("set player(2).top = c", "set c.worth = 2", "a chip card has no state 'worth'"),
+    ("set player(2).top = c", "set c.worth.level = 2", "cannot set 'level' of 3"),
+], ids=["card state", "player number", "fixed field", "not a card or player"])
+def test_a_bad_set_inside_a_straight_run_is_a_located_error(engine, old, new, message):
+    """A set that cannot be stored stops the game at its own line with the same message on both engines."""
+    text = LEVELS.replace(old, new)
+    tables = api.tables(compile_text(text, "levels.soan"), 2, engine=engine)
+    with pytest.raises(SpecRuntimeError) as e:
+        api.play(tables, 1, ["random"] * 2)
+    assert message in e.value.message
+    assert e.value.span.line == text.splitlines().index("    " + new) + 1
