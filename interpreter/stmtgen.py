@@ -24,8 +24,8 @@ from soan.dsl.limits import MAX_LOOP_PASSES
 from .codegen import _CODE_CACHE, _CODE_CACHE_MAX
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import ZoneRef, fmt
-from .state import Frame, _over_budget
+from .runtime import ZoneRef, fmt, int_fits
+from .state import Frame, _over_budget, player_index
 
 # Python refuses more than 20 statically nested loops (and a parser has its depth): a run nested deeper than
 # this goes on as closures from there
@@ -46,6 +46,16 @@ def _cannot_set(name, o, span):
     raise SpecRuntimeError(f"cannot set '{name}' of {fmt(o)}", span)
 
 
+def _bad_award(v, span):
+    raise SpecRuntimeError(f"an award must be a number, got {fmt(v)}", span)
+
+
+def _score_check(st, domain, new, i, item, span):
+    """compile.py's s_Award check of a score with a declared domain, as its op makes it."""
+    if not int_fits(domain, new):
+        st.t.check_domain(domain, new, f"P{i + 1}'s {item} score", span)
+
+
 class StmtCodegen:
     """Straight runs of statements -> one generated function each (see the module's docstring)."""
 
@@ -59,6 +69,10 @@ class StmtCodegen:
         x.ns.setdefault("int", int)
         x.ns.setdefault("_ZoneRef", ZoneRef)
         x.ns.setdefault("_cannot_set", _cannot_set)
+        x.ns.setdefault("_bad_award", _bad_award)
+        x.ns.setdefault("_score_check", _score_check)
+        x.ns.setdefault("_player_index", player_index)
+        x.ns.setdefault("isinstance", isinstance)
         self._n = 0
 
     def run(self, stmts, sim: bool):
@@ -145,6 +159,8 @@ class StmtCodegen:
                        f"{pad}{d} = {self._e(s.dest, env)}\n"
                        f"{pad}st.move_cards({c}, {d}.slot if type({d}) is _ZoneRef else st.zone_of({d}, {span}), "
                        f"{s.at_top!r}, {self._k(s.face, 'k')}, {span})\n")
+        elif isinstance(s, ir.Award):
+            self._award(s, env, pad, out)
         elif isinstance(s, ir.Phase):
             out.append(f"{pad}st.event('phase', {self._k(s.name, 'k')}, {self._k(s.title, 'k')})\n")
             if s.body is not None:
@@ -196,3 +212,24 @@ class StmtCodegen:
             out.append(f"{pad}    {general}")
         out.append(f"{pad}else:\n"
                    f"{pad}    _cannot_set({name!r}, {o}, {span})\n")
+
+    def _award(self, s, env, pad, out) -> None:
+        """`award AMOUNT to WHO for ITEM`, as compile.py's s_Award op: a number checked, then added to each
+        player's score (its declared domain checked, if it has one), an event when narrating."""
+        span = self._k(s.span, "span")
+        amount, who = self._k(self.x(s.amount), "e"), self._k(self.x(s.player), "e")
+        domain = self.rules.t.score_domains.get(s.item)
+        v, w, col, p, i, new = (self._fresh(k) for k in ("v", "w", "col", "p", "i", "new"))
+        out.append(f"{pad}{v} = {amount}(st, {env})\n"
+                   f"{pad}if not isinstance({v}, int) or isinstance({v}, bool):\n"
+                   f"{pad}    _bad_award({v}, {span})\n"
+                   f"{pad}{w} = {who}(st, {env})\n"
+                   f"{pad}{col} = st.vp[{s.item!r}]\n"
+                   f"{pad}for {p} in (({w},) if type({w}) is _PlayerRef else as_list(st, {w})):\n"
+                   f"{pad}    {i} = _player_index({p}, {span})\n"
+                   f"{pad}    {new} = {col}[{i}] + {v}\n")
+        if domain is not None:
+            out.append(f"{pad}    _score_check(st, {self._k(domain, 'domain')}, {new}, {i}, {s.item!r}, {span})\n")
+        out.append(f"{pad}    {col}[{i}] = {new}\n"
+                   f"{pad}    if {v} and st.narrate:\n"
+                   f"{pad}        st.events.append(('award', {i}, {s.item!r}, {v}))\n")

@@ -237,3 +237,18 @@ def test_a_bad_set_inside_a_straight_run_is_a_located_error(engine, old, new, me
         api.play(tables, 1, ["random"] * 2)
     assert message in e.value.message
     assert e.value.span.line == text.splitlines().index("    " + new) + 1
+
+
+@pytest.mark.parametrize("engine", ["compiled", "closures"])
+def test_awards_inside_a_straight_run_add_to_every_player_named_and_check_the_score_range(engine):
+    """`award 1 to players` gives each player 1 on top of the tally (scores 3 and 9); a score declared 0..8
+    stops the game at the award that would take P2 to 9."""
+    text = LEVELS.replace("    award count(p.kept) + p.rank to p for s\n  }",
+                          "    award count(p.kept) + p.rank to p for s\n  }\n  award 1 to players for s")
+    r = api.play(api.tables(compile_text(text, "levels.soan"), 2, engine=engine), 1, ["random"] * 2)
+    assert r.result["scores"] == {"P1": 3, "P2": 9}
+    capped = text.replace("score s\n", "score s 0..8\n")
+    with pytest.raises(SpecRuntimeError) as e:
+        api.play(api.tables(compile_text(capped, "levels.soan"), 2, engine=engine), 1, ["random"] * 2)
+    assert "P2's s score would become 9, outside its domain 0..8" in e.value.message
+    assert e.value.span.line == capped.splitlines().index("  award 1 to players for s") + 1
