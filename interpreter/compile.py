@@ -612,6 +612,10 @@ class RuleCompiler:
             items, _ = candidates(st, env)
             if kind is None:
                 moves = item_moves(st, items, p)
+                if moves and pass_if is None:  # decide(), inline: the commonest choice, one item and no pass
+                    moves.sort(key=_SORT_KEY)
+                    st.pending = Decision(p, tuple(moves), var, env, body, orelse, None, prompt, sim, site)
+                    return
             else:
                 classes = item_classes(st, items, p)
                 lo = 0 if lo_f is None else lo_f(st, env)

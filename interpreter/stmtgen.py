@@ -161,6 +161,8 @@ class StmtCodegen:
                        f"{s.at_top!r}, {self._k(s.face, 'k')}, {span})\n")
         elif isinstance(s, ir.Award):
             self._award(s, env, pad, out)
+        elif isinstance(s, ir.Say):  # its op does nothing unless the game is narrated
+            out.append(f"{pad}if st.narrate:\n{pad}    {self._k(self.rules.fused(s, sim), 'op')}(st, {fr})\n")
         elif isinstance(s, ir.Phase):
             out.append(f"{pad}st.event('phase', {self._k(s.name, 'k')}, {self._k(s.title, 'k')})\n")
             if s.body is not None:
