@@ -252,3 +252,19 @@ def test_awards_inside_a_straight_run_add_to_every_player_named_and_check_the_sc
         api.play(api.tables(compile_text(capped, "levels.soan"), 2, engine=engine), 1, ["random"] * 2)
     assert "P2's s score would become 9, outside its domain 0..8" in e.value.message
     assert e.value.span.line == capped.splitlines().index("  award 1 to players for s") + 1
+
+
+def test_a_def_that_never_reaches_itself_is_called_with_its_arguments():
+    """`def bonus(p, k) = count(p.kept) * k` becomes a function of its arguments and scores as the closures do
+    (P1 keeps two chips: 2 x 3 = 6, P2 none; each also 1 for the chip left on top of the pile, on top of the
+    tallies 2 and 8); a def whose body ranks (it needs the env) keeps the call with an env."""
+    text = (LEVELS.replace("score s\n", "score s\ndef bonus(p, k) = count(p.kept) * k\n"
+                                        "def top_chip = first(order c in pile by c.worth desc else stable)\n")
+            .replace("  }\n}\nwinner", "    award count([top_chip]) + bonus(p, 3) to p for s\n  }\n}\nwinner"))
+    spec = compile_text(text, "levels.soan")
+    compiled, closures = api.tables(spec, 2, engine="compiled"), api.tables(spec, 2, engine="closures")
+    a, b = api.play(compiled, 1, ["random"] * 2), api.play(closures, 1, ["random"] * 2)
+    assert a.result["scores"] == {"P1": 9, "P2": 9} and a.log == b.log
+    sources = "\n".join(compiled.rules.x.sources)
+    assert "def _A_bonus(st, _a0, _a1):" in sources and "_A_bonus(st, " in sources
+    assert "def _A_top_chip" not in sources and "_D_top_chip(st, {})" in sources
