@@ -33,6 +33,7 @@ which raises the located error.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
@@ -175,6 +176,7 @@ class ExprCodegen:
         self._columns: dict[str, str] = {}
         self._no_fast = False  # generating the general branch of a zone fast path
         self._recursive: set[str] | None = None  # defs that can call themselves (_recursive_defs)
+        self._positionals: dict[str, str | None] = {}  # def -> its function of arguments (_positional)
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -541,6 +543,50 @@ class ExprCodegen:
             self._recursive = recursive
         return self._recursive
 
+    def _positional(self, name: str) -> str | None:
+        """A def that never reaches itself as a function of its arguments, `_A_name(st, a0, a1, ...)`: no env
+        dict made per call, each parameter a Python argument.  None when its body needs an env (a closure's
+        fallback inside it) or a parameter name twice.  A KeyError inside it (a local with no value cannot
+        be one: it reads only its parameters) calls the def's own function, as the call always did."""
+        if name in self._positionals:
+            return self._positionals[name]
+        self._positionals[name] = None  # while it is made
+        d = self.rules.defs_ir[name]
+        if len(set(d.params)) != len(d.params):
+            return None
+        py = {p: f"_a{k}" for k, p in enumerate(d.params)}
+        saved, self._reads = self._reads, {}
+        try:
+            code = self.gen(d.body, py)
+            reads = self._reads
+        finally:
+            self._reads = saved
+        if reads or re.search(r"\benv\b", code):
+            return None
+        fname = "_A_" + name
+        env = "{" + ", ".join(f"{p!r}: {a}" for p, a in py.items()) + "}"
+        args = "".join(f", {a}" for a in py.values())
+        src = (f"def {fname}(st{args}):\n"
+               f"    # {self._where(d.body.span if getattr(d.body, 'span', None) else None)}\n"
+               f"    try:\n"
+               f"        return {code}\n"
+               f"    except KeyError:  # the def's own function, as a call with an env runs it\n"
+               f"        return _D_{name}(st, {env})\n")
+        key = (self.key, src)
+        compiled = _CODE_CACHE.get(key)
+        if compiled is None:
+            try:
+                compiled = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {fname}>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                return None
+        if name not in self._defs_started:
+            self._defs_started.add(name)
+            self.ns["_D_" + name] = self.rules.def_fn(name)
+        exec(compiled, self.ns)  # generated from IR nodes only (see the module's docstring)
+        self.sources.append(src)
+        self._positionals[name] = fname
+        return fname
+
     def g_Call(self, e, scope):
         if e.func in self.rules.defs_ir:
             d = self.rules.defs_ir[e.func]
@@ -552,6 +598,9 @@ class ExprCodegen:
             if e.func not in self._recursive_defs():
                 # a def that can never reach itself is called at once: a chain of calls too deep to follow
                 # runs through a def that calls itself, whose call_def names it
+                positional = self._positional(e.func)
+                if positional is not None and len(e.args) == len(d.params):
+                    return f"{positional}(st, {', '.join(self.gen(a, scope) for a in e.args)})"
                 return f"{fname}(st, {{{args}}})"
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
             return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"

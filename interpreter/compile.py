@@ -19,7 +19,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
-from .state import PASS, Chance, Decision, Frame, Move, _over_budget, player_index
+from .state import PASS, Chance, Decision, Frame, Move, Straight, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
 _CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
@@ -172,6 +172,7 @@ class RuleCompiler:
         self._consts: dict = {}
         self.fuse = tables.engine == "compiled" and not tables.trace
         self._runs_through: dict = {}
+        self._stmtgen = None  # straight runs as generated source (stmtgen.py), made when the first one is
         if tables.engine == "compiled":
             from .codegen import ExprCodegen
             self.x = ExprCodegen(tables, self)
@@ -224,11 +225,13 @@ class RuleCompiler:
             ops.append(self.stmt(s, sim))
         if run:
             ops.append(self.fused_block(run, sim) if len(run) > 1 else self.stmt(run[0], sim))
+            if len(ops) == 1:  # the whole block never stops: State.apply runs it without a frame
+                return Straight(ops)
         return tuple(ops)
 
     def stmt(self, s: ir.Stmt, sim: bool):
         if self.fuse and isinstance(s, _FUSED_COMPOUNDS) and self.runs_through(s):
-            return self.fused(s, sim)
+            return self.fused_block([s], sim)
         op = getattr(self, "s_" + type(s).__name__)(s, sim)
         if self.t.trace:
             op = _traced(op, s, sim, self.t.reached)
@@ -266,6 +269,13 @@ class RuleCompiler:
         return b is None or all(self.runs_through(s, calling) for s in b.stmts)
 
     def fused_block(self, stmts, sim):
+        # written out as one generated function (stmtgen.py); the closures below stay its fallback
+        if self._stmtgen is None:
+            from .stmtgen import StmtCodegen
+            self._stmtgen = StmtCodegen(self, self.x)
+        return self._stmtgen.run(stmts, sim)
+
+    def closure_run(self, stmts, sim):
         return _sequence(tuple(self.fused(s, sim) for s in stmts))
 
     def fused(self, s: ir.Stmt, sim: bool):
@@ -391,14 +401,18 @@ class RuleCompiler:
             case ir.Attr(obj=obj, name=name) if opname == "=":
                 objf = self.x(obj)
                 pv_range, cs_ranges = self._int_ranges(name)
+                pv_ref = self._ref_type(name)
 
                 def op(st, f):  # a plain `=` never reads the old value: no combine() per set
                     o = objf(st, f.env)
                     if type(o) is PlayerRef:
                         v = value(st, f.env)
-                        # a whole number inside the variable's declared range is stored at once; anything
-                        # else goes through set_player_var, which checks it (and raises the located error)
+                        # a whole number inside the variable's declared range, or a card (a player) or none
+                        # into a card (player) variable, is stored at once; anything else goes through
+                        # set_player_var, which checks it (and raises the located error)
                         if pv_range is not None and type(v) is int and pv_range[0] <= v <= pv_range[1]:
+                            st.pv[name][o.i] = v
+                        elif pv_ref is not None and (v is None or type(v) is pv_ref):
                             st.pv[name][o.i] = v
                         else:
                             st.set_player_var(name, o.i, v, span)
@@ -436,6 +450,14 @@ class RuleCompiler:
             case _:
                 raise SpecRuntimeError("this cannot be set", span)
         return op
+
+    def _ref_type(self, name: str):
+        """CardRef if player variable `name` holds a card (or none), PlayerRef if it holds a player, else None:
+        a value of that type, or none, is in its domain (runtime.in_domain) with no other check."""
+        var = self.t.player_vars.get(name)
+        if var is None:
+            return None
+        return {ir.CardDomain: CardRef, ir.PlayerDomain: PlayerRef}.get(type(var.domain))
 
     def _int_ranges(self, name: str):
         """(lo, hi) of player variable `name` if it is a number variable (else None), and for each card id
@@ -588,10 +610,14 @@ class RuleCompiler:
             env = f.env
             p = player_index(player(st, env), span)
             items, _ = candidates(st, env)
-            classes = item_classes(st, items, p)
             if kind is None:
-                moves = [Move(label, members[0], key) for label, key, members in classes]
+                moves = item_moves(st, items, p)
+                if moves and pass_if is None:  # decide(), inline: the commonest choice, one item and no pass
+                    moves.sort(key=_SORT_KEY)
+                    st.pending = Decision(p, tuple(moves), var, env, body, orelse, None, prompt, sim, site)
+                    return
             else:
+                classes = item_classes(st, items, p)
                 lo = 0 if lo_f is None else lo_f(st, env)
                 hi = hi_f(st, env)
                 moves = subset_moves(classes, lo, hi, span)
@@ -990,6 +1016,42 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             c = classes[label] = (label, key, [])
         c[2].append(x)
     return list(classes.values())
+
+
+def item_moves(st, items, chooser: int) -> list[Move]:
+    """The moves of a choice of one item: [Move(label, members[0], key) for label, key, members in
+    item_classes(st, items, chooser)], the same moves in the same order, made in one pass (a random
+    playout makes this list at most of its decisions) without the classes' member lists."""
+    moves: dict = {}  # label -> its move, in the order first met
+    t = st.t
+    loc, known, facedown, sees = st.loc, st.known, st.facedown, t.slot_sees
+    card_states, card_labels, zone_label = t.card_states, t.card_labels, t.zone_label
+    cs, defaults = st.cs, t.state_default
+    try:  # only a card has an `id` (CardRef, which has no subclass)
+        several_zones = len({loc[x.id] for x in items}) > 1
+    except AttributeError:  # not only cards: the general classes
+        return [Move(label, members[0], key) for label, key, members in item_classes(st, items, chooser)]
+    bit = 1 << chooser
+    for x in items:
+        cid = x.id
+        slot = loc[cid]
+        # item_classes' label, the same steps
+        if (known[cid] if facedown[cid] else sees[slot] | known[cid]) & bit:
+            label = card_labels[cid]
+            if facedown[cid]:
+                label = st.card_text(cid)
+            else:
+                for name in card_states[cid]:
+                    if cs[name][cid] != defaults[name][cid]:
+                        label = st.card_text(cid)
+                        break
+            if several_zones:
+                label += f" in {zone_label(slot)}"
+        else:
+            label = f"hidden card {st.zones[slot].index(cid) + 1} in {zone_label(slot)}"
+        if label not in moves:
+            moves[label] = Move(label, x, (0, label))
+    return list(moves.values())
 
 
 def subset_moves(classes, lo, hi, span) -> list[Move]:

@@ -142,6 +142,9 @@ class Tables:
                                (1 << o.i) if z.visibility == "owner" and o is not None else 0
                                for z, o in self.zone_slots)
         self.player_zone_names = {z.name for z in spec.zones if z.per_player}
+        # per slot: does a card put there go on top by default (a stack), and has the zone a capacity to check
+        self.slot_stack = tuple(z.order == "stack" for z, _ in self.zone_slots)
+        self.slot_capped = tuple(z.capacity is not None for z, _ in self.zone_slots)
 
         # Parameters: rulings at their provisional resolution, assumptions at their value, options off.
         self.params: dict[str, Any] = {}

@@ -38,6 +38,14 @@ class Frame:
         self.is_loop = loop is not None
 
 
+class Straight(tuple):
+    """The ops of a block that can never stop the machine: one op that carries the whole block out (the
+    compiled engine's fused run).  A decision's body of this kind is run at once by State.apply, without a
+    frame pushed and popped round State.run: the same statements in the same order."""
+
+    __slots__ = ()
+
+
 class Move:
     __slots__ = ("label", "value", "sort_key")
 
@@ -252,7 +260,14 @@ class State:
             self.frames.append(Frame(d.options[m.value], d.env))
         else:
             d.env[d.var] = m.value
-            self.frames.append(Frame(d.body, d.env))
+            body = d.body
+            if type(body) is Straight:
+                try:
+                    body[0](self, Frame(body, d.env))
+                except RecursionError:  # as State.run reports it
+                    raise SpecRuntimeError("a def calls itself too deeply (does it ever stop?)") from None
+            else:
+                self.frames.append(Frame(body, d.env))
         self.run()
 
     def apply_chance(self, outcome) -> None:
@@ -463,10 +478,10 @@ class State:
     def move_cards(self, cids: list[int], dest: int, at_top: bool | None, face: str | None, span) -> None:
         if not cids:
             return
-        z = self.t.zone_slots[dest][0]
+        t = self.t
         if at_top is None:
-            at_top = z.order == "stack"
-        zones, loc, known, facedown, sees = self.zones, self.loc, self.known, self.facedown, self.t.slot_sees
+            at_top = t.slot_stack[dest]
+        zones, loc, known, facedown, sees = self.zones, self.loc, self.known, self.facedown, t.slot_sees
         down = face == "facedown"
         for cid in cids:
             slot = loc[cid]
@@ -480,7 +495,8 @@ class State:
             target[0:0] = cids
         else:
             target.extend(cids)
-        if z.capacity is not None:
+        if t.slot_capped[dest]:
+            z = t.zone_slots[dest][0]
             cap = self.t.rules.eval_const(z.capacity, self)
             if not isinstance(cap, int) or isinstance(cap, bool):
                 raise SpecRuntimeError(f"the capacity of zone '{z.name}' is {fmt(cap)}, not a number", z.capacity.span)

@@ -39,11 +39,17 @@ def cmd_compile(args, out, err) -> int:
     params = _params(spec, args)
     tables = compiled_tables(spec, n, params)
     gen = tables.rules.x
+    runs = sum(1 for src in gen.sources if src.startswith("def r"))
+    positional = sum(1 for src in gen.sources if src.startswith("def _A_"))
     settings = ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "provisional rulings"
     head = (f"# soan compile {args.spec}: {spec_title(spec.name, spec.draft)}, {n} players, {settings}\n"
             f"# spec sha256 {spec_digest(spec)}\n"
-            f"# {len(gen.sources)} functions (state, env) -> value, one per expression of the checked IR;\n"
-            f"# statements run as ops over them (interpreter/compile.py), straight runs fused into one op.\n")
+            f"# {len(gen.sources) - runs - positional} functions (state, env) -> value, one per expression of the "
+            f"checked IR, and {positional} defs as functions of their arguments (state, a0, a1, ...);\n"
+            f"# {runs} functions (state, frame), one per straight run of statements (nothing in it can stop: "
+            f"interpreter/stmtgen.py);\n"
+            f"# the statements that can stop (choices, chance, while, break, end) run as ops over them "
+            f"(interpreter/compile.py).\n")
     if args.show:
         sys.stdout.write(head + "\n" + gen.source())
         return EXIT_OK

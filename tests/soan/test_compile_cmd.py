@@ -17,7 +17,10 @@ def test_compile_show_prints_functions_headed_by_spec_lines(capsys):
     line = next(k for k, text in enumerate(KITANO.read_text(encoding="utf-8").splitlines(), 1)
                 if text.startswith("def held(p, s)"))
     assert f"kitano-20.soan:{line}: def held(p, s) = count(c in p.storehouse where c.suit == s)" in out
-    assert "def resolve_action" not in out  # procedures stay statements; only expressions are functions
+    assert "def resolve_action" not in out  # a procedure is no function of its own
+    # straight runs of statements are generated functions, a procedure they call written out in place
+    assert "one per straight run of statements" in out and "\ndef r1(st, f):\n" in out
+    assert "# do settle_majority" in out
     compile(out, "shown", "exec")  # what is shown is Python source as it runs
 
 
