@@ -19,7 +19,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import crosscheck, solver, supplies
+from . import climb as cooperative, crosscheck, solver, supplies
 from .bounds import Bounds, Joined
 from .findings import Finding
 from .flow import opening_steps, setup_branches
@@ -33,6 +33,8 @@ DIRECTED_GAMES = 3
 # a push's climb: `share` games' worth of steps per game of --games, a game counted as this many steps
 # (decisions and chance events), so a spec of long games plays fewer of them and one of short games more
 PUSH_STEPS_PER_GAME = 300
+# the cooperative search for the total's proved maximum (verify/climb.py): engine steps per game of --games
+COOPERATIVE_STEPS_PER_GAME = 1500
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -314,6 +316,19 @@ class Verifier:
                 if share < 0.2:
                     continue
                 seconds, evals = share, None
+            if key == "total" and sign > 0 and self.max_games:
+                # every seat playing for one, chance outcomes chosen: reachability, not strategy
+                self.progress("searching for a game in which every seat plays for one to reach the proved maximum")
+                found = cooperative.reach(self.t, key, sign, goal, self.seed,
+                                          self.max_games * COOPERATIVE_STEPS_PER_GAME,
+                                          on_game=lambda rec: observe(self.s, rec, self.t),
+                                          stop=lambda: time.perf_counter() - self.started >= self.budget)
+                if time.perf_counter() - self.started >= self.budget:
+                    self.s.cut_short = True
+                if found is not None and (self._seen(key, sign) is None or found[0] > self._seen(key, sign)):
+                    _absorb_result(self.s, found[1], self.t)
+                if self._seen(key, sign) is not None and self._seen(key, sign) >= goal:
+                    continue
             self.progress(f"climbing towards the proved {'maximum' if sign > 0 else 'minimum'} of {key}")
             value = _score_value(key, sign, self.t.n)
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
