@@ -26,9 +26,6 @@ from soan.interpreter.play import GameRecord, record_game
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
-
-TARGET = None
-LAMBDA = 0
 # the beam's shape: states kept, moves tried per state, and random continuations (how many, how many
 # steps) that tell apart moves whose effect shows a few steps later
 BEAM_WIDTH = 16
@@ -79,10 +76,10 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
         work[0] += 1
         done = st if st.result is not None else finish_now(st, score_rng)
         vals = [sign * v for v in seat_values(done.result, key, n)]
-        i = max(range(n), key=lambda j: vals[j]) if TARGET is None else TARGET
+        i = max(range(n), key=lambda j: vals[j])
         # the best seat first; then the others as far behind as possible (one seat's top
         # often needs the rest to hold little)
-        return (vals[i] - LAMBDA * (sum(vals) - vals[i]), -(sum(vals) - vals[i]))
+        return (vals[i], -(sum(vals) - vals[i]))
 
     try:
         root = State(tables).start()
