@@ -119,8 +119,8 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
             if st.current_player() == CHANCE:
                 oc = st.chance_outcomes()
                 at = st.steps
-                if opening and at < len(opening):
-                    tries = [opening[at]]  # the given opening's outcome
+                if opening and at < len(opening) and not isinstance(oc, ShuffleOutcomes):
+                    tries = [opening[at]]  # the given opening's roll or pick
                 elif isinstance(oc, ShuffleOutcomes):
                     tries = [oc.sample(rng) for _ in range(orderings)]
                 else:
@@ -368,7 +368,10 @@ def choose_opening(tables: Tables, key: str, sign: int, seed: int, rollouts: int
                         work[0] += 1
                 except SpecRuntimeError:
                     continue
-                total += max(sign * v for v in seat_values(s.result, key, n))
+                vals = [sign * v for v in seat_values(s.result, key, n)]
+                # the best seat's score and every seat's: what an outcome puts in play shows in the
+                # sum (a majority's worth counts for whoever holds it), far less noisily than in the top
+                total += max(vals) + sum(vals)
             if best_v is None or total > best_v:
                 best, best_v = t, total
         st.apply_chance(best)
