@@ -1,14 +1,15 @@
-"""Cooperative beam search: a witness for the highest (or lowest) score the rules allow.
+"""Cooperative search: a witness for the highest (or lowest) score the rules allow.
 
 The question "can a player's score reach the proved maximum?" is one of
 reachability, not of strategy: every seat may play to feed one player, and a
 witness may take any chance outcome the game could draw (every roll on six,
 the deck in the order that serves).  So the search treats the whole game as one
-puzzle: a beam of game states advanced one step (a decision or a chance event)
-at a time, each child valued by the score the best seat would have if the
-game's end-of-game scoring ran now (interpreter.evaluate.finish_now), the
-widest few kept.  A polish then tries every other outcome of each chance event
-and every other move of each decision of the best game, keeping what helps.
+puzzle (reach): the opening's chance events chosen by played-out games
+(choose_opening), then a beam of game states advanced one step (a decision or
+a chance event) at a time, each child valued by the score the best seat would
+have if the game's end-of-game scoring ran now (interpreter.evaluate.finish_now)
+and a few steps further on (cooperative_beam), and the best game's chance
+events polished, every other outcome tried (polish).
 
 Work is counted in engine steps (states advanced, scorings run), never in
 seconds, so the same seed and budget give the same game on any machine.  The
@@ -59,12 +60,16 @@ def _outcomes(path: tuple | None) -> list:
 
 def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: int, width: int = 24,
                      branching: int = 10, orderings: int = 3, depth: int = 0, rollouts: int = 1,
-                     opening: list | None = None, spent: list | None = None) -> tuple[tuple, GameRecord] | None:
+                     opening: list | None = None, spent: list | None = None,
+                     stop: Callable[[], bool] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game in which every seat and every chance event works towards the best
     seat's `key` score (`sign` -1: the worst seat's lowest), found by a beam of
     `width` states; each state tries at most `branching` of its moves or outcomes
-    (a shuffle: `orderings` random orders).  `max_steps` bounds the work (states
-    advanced, each scoring counted as one).  Returns the value (best seat's score
+    (a shuffle: `orderings` random orders), each valued now and after `rollouts`
+    random continuations `depth` steps on.  `opening`: the rolls and picks before
+    the first decision, taken as given (shuffles are sampled).  `max_steps` bounds
+    the work (states advanced, each scoring counted as one; `spent`, a one-item
+    list, carries a count across calls).  Returns the value (best seat's score
     times sign, then the others' against it) and the game, or None."""
     n = tables.n
     rng = random.Random(f"soan/{seed}/beam/{key}/{sign}")
@@ -110,6 +115,8 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
 
     beam = [_Node(root, path, value(root))]
     while work[0] < limit and any(not nd.state.is_terminal() for nd in beam):
+        if stop is not None and stop():  # the wall-clock limit (the caller says so)
+            return None
         children = []
         for nd in beam:
             st = nd.state
@@ -119,7 +126,8 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
             if st.current_player() == CHANCE:
                 oc = st.chance_outcomes()
                 at = st.steps
-                if opening and at < len(opening) and not isinstance(oc, ShuffleOutcomes):
+                if opening and at < len(opening) and not isinstance(oc, ShuffleOutcomes) \
+                        and isinstance(opening[at], int) and 0 <= opening[at] < len(oc) and oc[opening[at]][1] > 0:
                     tries = [opening[at]]  # the given opening's roll or pick
                 elif isinstance(oc, ShuffleOutcomes):
                     tries = [oc.sample(rng) for _ in range(orderings)]
@@ -314,7 +322,7 @@ def reach(tables: Tables, key: str, sign: int, goal: int, seed: int, max_work: i
             opening = course[:first]
         found = cooperative_beam(tables, key, sign, seed + attempt, max_work - spent[0], width=BEAM_WIDTH,
                                  branching=BEAM_BRANCHING, depth=BEAM_DEPTH, rollouts=BEAM_ROLLOUTS,
-                                 opening=opening, spent=spent)
+                                 opening=opening, spent=spent, stop=stop)
         attempt += 1
         if found is None:
             break
