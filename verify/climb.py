@@ -158,7 +158,8 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
     if not done:
         return None
     best = max(done, key=lambda nd: nd.value)
-    rec = follow(tables, _outcomes(best.path), seed)
+    # the log's seed only names the game (its chance is the path's): one far from the seeded games' 0, 1, ...
+    rec = follow(tables, _outcomes(best.path), rng.randrange(2**31))
     return best.value, rec
 
 
@@ -271,7 +272,7 @@ def polish(tables: Tables, value: Callable[[dict], tuple], rec: GameRecord, seed
                 else:
                     cand[k] = a
                 try:
-                    got, got_offered = _play(tables, cand, seed + spent)
+                    got, got_offered = _play(tables, cand, rng.randrange(2**31))
                 except SpecRuntimeError:
                     continue
                 spent += len(got.log["steps"])

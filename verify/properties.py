@@ -110,6 +110,11 @@ class Verifier:
                 self.witness_dir.mkdir(parents=True, exist_ok=True)
                 # one file per game: several findings may share a witness
                 p = self.witness_dir / f"seed{w.record.log['seed']}.json"
+                taken = set(self._saved.values())
+                k = 2
+                while str(p) in taken:  # another game of the run under the same seed (a constructed one)
+                    p = self.witness_dir / f"seed{w.record.log['seed']}-{k}.json"
+                    k += 1
                 p.write_text(w.record.to_json_anywhere(), encoding="utf-8")
                 self._saved[key] = str(p)
             path = self._saved[key]
@@ -316,19 +321,6 @@ class Verifier:
                 if share < 0.2:
                     continue
                 seconds, evals = share, None
-            if key == "total" and sign > 0 and self.max_games:
-                # every seat playing for one, chance outcomes chosen: reachability, not strategy
-                self.progress("searching for a game in which every seat plays for one to reach the proved maximum")
-                found = cooperative.reach(self.t, key, sign, goal, self.seed,
-                                          self.max_games * COOPERATIVE_STEPS_PER_GAME,
-                                          on_game=lambda rec: observe(self.s, rec, self.t),
-                                          stop=lambda: time.perf_counter() - self.started >= self.budget)
-                if time.perf_counter() - self.started >= self.budget:
-                    self.s.cut_short = True
-                if found is not None and (self._seen(key, sign) is None or found[0] > self._seen(key, sign)):
-                    _absorb_result(self.s, found[1], self.t)
-                if self._seen(key, sign) is not None and self._seen(key, sign) >= goal:
-                    continue
             self.progress(f"climbing towards the proved {'maximum' if sign > 0 else 'minimum'} of {key}")
             value = _score_value(key, sign, self.t.n)
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
@@ -337,11 +329,26 @@ class Verifier:
                           on_game=lambda rec: observe(self.s, rec, self.t))
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
-            if found is None:
-                continue
-            v, rec = found
-            if self._seen(key, sign) is None or v > sign * self._seen(key, sign):
-                _absorb_result(self.s, rec, self.t)
+            if found is not None:
+                v, rec = found
+                if self._seen(key, sign) is None or v > sign * self._seen(key, sign):
+                    _absorb_result(self.s, rec, self.t)
+            if key == "total" and sign > 0 and self.max_games and self._seen(key, sign) < goal:
+                self._cooperative(key, sign, goal)
+
+    def _cooperative(self, key: str, sign: int, goal: int) -> None:
+        """Where the climb stops short of the total's proved maximum: a search in which
+        every seat plays for one and chance outcomes are chosen (verify/climb.py), since
+        reaching a score is a question of reachability, not strategy.  It runs after the
+        climb, so it only adds to what the climb found."""
+        self.progress("searching for a game in which every seat plays for one to reach the proved maximum")
+        found = cooperative.reach(self.t, key, sign, goal, self.seed, self.max_games * COOPERATIVE_STEPS_PER_GAME,
+                                  on_game=lambda rec: observe(self.s, rec, self.t),
+                                  stop=lambda: time.perf_counter() - self.started >= self.budget)
+        if time.perf_counter() - self.started >= self.budget:
+            self.s.cut_short = True
+        if found is not None and found[0] > sign * self._seen(key, sign):
+            _absorb_result(self.s, found[1], self.t)
 
     def _time_left(self) -> float:
         """Seconds of the budget not yet spent, less the share kept for the designer's questions (checked last)."""

@@ -69,17 +69,19 @@ def test_the_same_seed_and_work_give_the_same_game():
     assert a[1].log["steps"] == b[1].log["steps"]
 
 
-def test_verify_witnesses_the_top_only_with_the_cooperative_search(monkeypatch):
-    """At --games 8 verify's score check witnesses 21 and calls the total tight; with the cooperative search given no
-    work, the other searches stop short of it (the six is not found)."""
+def test_verify_witnesses_the_top_only_with_the_cooperative_search(monkeypatch, tmp_path):
+    """At --games 8 verify's score check witnesses 21, calls the total tight and writes a witness file that replays
+    to 21 (not another game's under the same seed); with the cooperative search given no work, the other searches
+    stop short of it (the six is not found)."""
     tables = _tables()
 
-    def witnessed_total():
-        r = verify(tables, 600, 0, only={"score"}, max_games=8)
-        total = next(f for f in r["findings"] if f["property"] == "score" and f["subject"] == "total")
-        return total["bounds"]
+    def total_finding(witness_dir=None):
+        r = verify(tables, 600, 0, only={"score"}, max_games=8, witness_dir=witness_dir)
+        return next(f for f in r["findings"] if f["property"] == "score" and f["subject"] == "total")
 
-    bounds = witnessed_total()
+    total = total_finding(tmp_path)
+    bounds = total["bounds"]
     assert bounds["proved"] == [0, 21] and bounds["witnessed"][1] == 21 and bounds["fit"] == "tight"
+    assert max(api.replay(tables, api.load_log(total["witness"])).result["scores"].values()) == 21
     monkeypatch.setattr(properties, "COOPERATIVE_STEPS_PER_GAME", 0)
-    assert witnessed_total()["witnessed"][1] < 21
+    assert total_finding()["bounds"]["witnessed"][1] < 21
