@@ -19,7 +19,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import crosscheck, solver, supplies
+from . import climb as cooperative, crosscheck, solver, supplies
 from .bounds import Bounds, Joined
 from .findings import Finding
 from .flow import opening_steps, setup_branches
@@ -38,6 +38,8 @@ PUSH_STEPS_PER_GAME = 300
 # climbs of 2 evaluations per game each cost Pitmaster 7 s at 4 players, its games being 450 steps)
 NEAR_EVALS_PER_GAME = 2
 NEAR_STEPS_PER_GAME = 900
+# the cooperative search for the total's proved maximum (verify/climb.py): engine steps per game of --games
+COOPERATIVE_STEPS_PER_GAME = 1500
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -132,6 +134,11 @@ class Verifier:
                 self.witness_dir.mkdir(parents=True, exist_ok=True)
                 # one file per game: several findings may share a witness
                 p = self.witness_dir / f"seed{w.record.log['seed']}.json"
+                taken = set(self._saved.values())
+                k = 2
+                while str(p) in taken:  # another game of the run under the same seed (a constructed one)
+                    p = self.witness_dir / f"seed{w.record.log['seed']}-{k}.json"
+                    k += 1
                 p.write_text(w.record.to_json_anywhere(), encoding="utf-8")
                 self._saved[key] = str(p)
             path = self._saved[key]
@@ -354,11 +361,26 @@ class Verifier:
                           on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
-            if found is None:
-                continue
-            v, rec = found
-            if self._seen(key, sign) is None or v > sign * self._seen(key, sign):
-                _absorb_result(self.s, rec, self.t)
+            if found is not None:
+                v, rec = found
+                if self._seen(key, sign) is None or v > sign * self._seen(key, sign):
+                    _absorb_result(self.s, rec, self.t)
+            if key == "total" and sign > 0 and self.max_games and self._seen(key, sign) < goal:
+                self._cooperative(key, sign, goal)
+
+    def _cooperative(self, key: str, sign: int, goal: int) -> None:
+        """Where the climb stops short of the total's proved maximum: a search in which
+        every seat plays for one and chance outcomes are chosen (verify/climb.py), since
+        reaching a score is a question of reachability, not strategy.  It runs after the
+        climb, so it only adds to what the climb found."""
+        self.progress("searching for a game in which every seat plays for one to reach the proved maximum")
+        found = cooperative.reach(self.t, key, sign, goal, self.seed, self.max_games * COOPERATIVE_STEPS_PER_GAME,
+                                  on_game=lambda rec: observe(self.s, rec, self.t),
+                                  stop=lambda: time.perf_counter() - self.started >= self.budget)
+        if time.perf_counter() - self.started >= self.budget:
+            self.s.cut_short = True
+        if found is not None and found[0] > sign * self._seen(key, sign):
+            _absorb_result(self.s, found[1], self.t)
 
     def _time_left(self) -> float:
         """Seconds of the budget not yet spent, less the share kept for the designer's questions (checked last)."""
