@@ -32,7 +32,11 @@ def source_cap(bounds, site, dest_zones: set[str], arrived: dict[str, int]) -> i
             return None
         if z in per_player and not (own is not None and own == (_local_of(dest), z)):
             return None
-        if any(flow.reach[c] & dest_zones for c in flow.cards_in(z)):
+        # with the setup's opening picks fixed (a branch), a card may have left z before them: where
+        # cards lay before those steps counts too, or a setup draw from z would seem to give nothing
+        early = flow.early if flow.early is not None else flow.reach
+        if any((flow.reach[c] | early[c]) & dest_zones for c, zones in enumerate(early)
+               if z in zones or z in flow.reach[c]):
             total += arrived[z]
     return total
 

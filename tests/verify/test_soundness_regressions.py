@@ -543,3 +543,70 @@ def test_player_count_in_a_test_is_the_count_itself():
     spec = api.compile_text(text, "t.soan")
     assert parameter_uses(spec, 2)["third_bonus"]["read_by"] == []
     assert parameter_uses(spec, 3)["third_bonus"]["read_by"] == ["def bonus"]
+
+
+SETUP_DRAW_BEFORE_PICK = """game "Generated" players 2..2
+token coin supply 1 hold 0..40 when short partial
+token gem supply 0 hold 0..40 when short partial
+score pts "Points"
+player { v: -40..40 = 0 }
+ruling amt: 0..3 = 0 "How many points is a bonus worth?"
+component card "Card" {
+  val: 0..3
+}
+cards card in deck { 1 x val = 0  1 x val = 0 }
+cards card in pool { 1 x val = 0 }
+zone deck: shared public stack
+zone pool: shared public stack
+zone discard: shared public stack
+ruling limit: 1..3 = 1 "How many cards may a hand hold?"
+zone hand: per_player public unordered capacity limit
+def twice(n) = n * 2
+def plus(acc) = acc + 1
+procedure gain(p, n) {
+  give n coin to p
+  award n to p for pts
+}
+procedure down(p, k) {
+  if k > 0 {
+    award 1 to p for pts
+    give 1 coin to p
+    do down(p, k - 1)
+  }
+}
+procedure put(c, k) {
+  if k > 0 {
+    do put(first(pool), k - 1)
+  } else {
+    move c to discard
+  }
+}
+procedure forever(k) {
+  do forever(k)
+}
+setup {
+  for p in players { draw 1 from deck to p.hand }
+  pick random q from players { set q.v = 1 }
+}
+rounds 1 {
+  let n = 0
+  let p = next(player(1))
+  award n to next(player(1)) for pts
+}
+scoring {
+  for c in player(1).hand {
+    award c.val to player(1) for pts
+    choose by player(1) "keeps or scores" {
+      option keep { say "kept" }
+      option score { award 1 to player(1) for pts }
+    }
+    if c.val >= 1 { break }
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_setup_draw_before_an_opening_pick_still_counts_towards_what_the_hand_holds():
+    """Cards drawn to a hand before the setup's random pick reach it in every branch of the pick: P1 can score 1, not 0..0."""
+    assert score_max(SETUP_DRAW_BEFORE_PICK) == 1
