@@ -307,9 +307,14 @@ def _supply_pressure(token: str, supply: int):
 
 
 # the cooperative search for a token shortage: engine steps per game of --games, and the beam's shape
-# (wide and shallow: tokens out show at once, so no look-ahead; width is what finds the corner)
+# (wide and shallow: tokens out show at once, so no look-ahead; width is what finds the corner); first a
+# narrow probe (PROBE_SHAPE, a PROBE_SHARE of the steps): where it takes out less than half the supply, a
+# wider beam will not double it (tokens that only come out after others went back need a plan, not width),
+# and the steps are saved
 COOPERATIVE_SUPPLY_STEPS_PER_GAME = 600
 COOPERATIVE_SUPPLY_SHAPE = (48, 6, 0, 0)
+PROBE_SHAPE = (8, 6, 0, 0)
+PROBE_SHARE = 6
 
 
 def _cooperative_short(v: Verifier, name: str, supply: int) -> None:
@@ -319,10 +324,17 @@ def _cooperative_short(v: Verifier, name: str, supply: int) -> None:
     games are observed like the others, so a shortage is marked and replayed as any is."""
     v.progress(f"searching for a game in which every seat takes {name} out of its supply")
     started = v.started
-    cooperative.reach(v.t, f"supply:{name}", 1, supply + 1, v.seed, v.max_games * COOPERATIVE_SUPPLY_STEPS_PER_GAME,
-                      on_game=lambda rec: observe(v.s, rec, v.t),
-                      stop=lambda: time.perf_counter() - started >= v.budget,
-                      objective=cooperative.supply_objective(name, supply), settled=lambda val: val[0] > supply,
-                      shape=COOPERATIVE_SUPPLY_SHAPE, choose_chance=False)
+    work = v.max_games * COOPERATIVE_SUPPLY_STEPS_PER_GAME
+
+    def search(shape, steps):
+        return cooperative.reach(v.t, f"supply:{name}", 1, supply + 1, v.seed, steps,
+                                 on_game=lambda rec: observe(v.s, rec, v.t),
+                                 stop=lambda: time.perf_counter() - started >= v.budget,
+                                 objective=cooperative.supply_objective(name, supply),
+                                 settled=lambda val: val[0] > supply, shape=shape, choose_chance=False)
+
+    probe = search(PROBE_SHAPE, work // PROBE_SHARE)
+    if probe is not None and supply < probe[0] * 2 <= 2 * supply:
+        search(COOPERATIVE_SUPPLY_SHAPE, work - work // PROBE_SHARE)
     if time.perf_counter() - started >= v.budget:  # the wall-clock limit cut it short, which the output says
         v.s.cut_short = True
