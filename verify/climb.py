@@ -55,7 +55,10 @@ def score_objective(key: str, sign: int, n: int) -> Callable[[State], tuple]:
     score_rng = random.Random(0)
 
     def value(st: State) -> tuple:
-        done = st if st.result is not None else finish_now(st, score_rng)
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:  # a scoring that cannot run yet (in the setup, say): such a state ranks last
+            return (float("-inf"), float("-inf"))
         vals = [sign * v for v in seat_values(done.result, key, n)]
         i = max(range(n), key=lambda j: vals[j])
         return (vals[i], -(sum(vals) - vals[i]))
@@ -186,7 +189,7 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
             beam = [_finish(beam[0], rng, work)]
             break
     done = [nd for nd in beam if nd.state.is_terminal()]
-    if not done and settled is not None:
+    if not done and beam:
         # the work ran out before the end: the furthest state's game played on at random is
         # still a real game (an objective whose value shows at once keeps most of it)
         done = [_finish(beam[0], rng, work)]
