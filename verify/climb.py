@@ -384,7 +384,8 @@ def reach(tables: Tables, key: str, sign: int, goal: int, seed: int, max_work: i
             opening = course[:first]
         width, branching, depth, rollouts = shape or (BEAM_WIDTH, BEAM_BRANCHING, BEAM_DEPTH, BEAM_ROLLOUTS)
         found = cooperative_beam(tables, key, sign, seed + attempt, max_work - spent[0], width=width,
-                                 branching=branching, depth=depth, rollouts=rollouts, opening=opening, spent=spent, stop=stop, objective=objective, settled=settled)
+                                 branching=branching, depth=depth, rollouts=rollouts, opening=opening, spent=spent,
+                                 stop=stop, objective=objective, settled=settled)
         attempt += 1
         if found is None:
             break
