@@ -9,7 +9,7 @@ from soan.verify import climb, supplies
 from soan.verify.properties import verify
 
 # Each turn a player takes a coin, or digs, digs deeper and plants (three decisions for
-# five coins); each step given up for a coin pays one.  Four rounds of three players take
+# five coins); at each of the three steps the player may take a coin instead.  Four rounds of three players take
 # at most 12 x 5 = 60 coins, one more than the 59 in the supply: it runs short only when
 # all twelve turns dig, deepen and plant.  One-step greed takes the coin; one changed
 # decision gains nothing, so a climb stays at the coin.
