@@ -9,10 +9,10 @@ from soan.verify import climb, supplies
 from soan.verify.properties import verify
 
 # Each turn a player takes a coin, or digs, digs deeper and plants (three decisions for
-# five coins); at each of the three steps the player may take a coin instead.  Four rounds of three players take
-# at most 12 x 5 = 60 coins, one more than the 59 in the supply: it runs short only when
-# all twelve turns dig, deepen and plant.  One-step greed takes the coin; one changed
-# decision gains nothing, so a climb stays at the coin.
+# five coins); at each of the three steps the player may take a coin instead.  Four
+# rounds of three players take at most 12 x 5 = 60 coins, one more than the 59 in the
+# supply: it runs short only when all twelve turns dig, deepen and plant.  One-step
+# greed takes the coin; one changed decision gains nothing, so a climb stays at the coin.
 ORCHARD = """game "Orchard" players 3..3
 token coin supply 59 hold 0..60 when short partial
 player {
