@@ -14,6 +14,12 @@ events polished, every other outcome tried (polish).
 Work is counted in engine steps (states advanced, scorings run), never in
 seconds, so the same seed and budget give the same game on any machine.  The
 game it returns is a real game, recorded as played; it replays like any other.
+
+The objective is any number a game state has, not only a score: `objective`
+(a function of a state giving a tuple, the higher the better) replaces the
+score's (score_objective); supply_objective counts the tokens out of a
+supply, so every seat works at emptying it and a give that finds it short is
+the witness.
 """
 
 from __future__ import annotations
@@ -42,6 +48,33 @@ def seat_values(result: dict, key: str, n: int) -> list[int]:
     return [result["breakdown"][f"P{i + 1}"][key[5:]] for i in range(n)]
 
 
+def score_objective(key: str, sign: int, n: int) -> Callable[[State], tuple]:
+    """A state's value for a score: the best seat's `key` score (times `sign`) if the
+    game's end-of-game scoring ran now, then the others' as far behind as possible
+    (one seat's top often needs the rest to hold little)."""
+    score_rng = random.Random(0)
+
+    def value(st: State) -> tuple:
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:  # a scoring that cannot run yet (in the setup, say): such a state ranks last
+            return (float("-inf"), float("-inf"))
+        vals = [sign * v for v in seat_values(done.result, key, n)]
+        i = max(range(n), key=lambda j: vals[j])
+        return (vals[i], -(sum(vals) - vals[i]))
+    return value
+
+
+def supply_objective(token: str, supply: int) -> Callable[[State], tuple]:
+    """A state's value for a token supply: how many of its `supply` tokens are out (held by
+    the players, on cards, anywhere but the supply), and `supply + 1` once a give found it
+    short (a mark that stays, so the search may stop there)."""
+    def value(st: State) -> tuple:
+        short = any(k == "short_supply" and site[0] == token for k, site in st.first_marks)
+        return (supply + 1 if short else supply - st.supply[token],)
+    return value
+
+
 class _Node:
     __slots__ = ("state", "path", "value")
 
@@ -61,7 +94,8 @@ def _outcomes(path: tuple | None) -> list:
 def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: int, width: int = 24,
                      branching: int = 10, orderings: int = 3, depth: int = 0, rollouts: int = 1,
                      opening: list | None = None, spent: list | None = None,
-                     stop: Callable[[], bool] | None = None) -> tuple[tuple, GameRecord] | None:
+                     stop: Callable[[], bool] | None = None, objective: Callable[[State], tuple] | None = None,
+                     settled: Callable[[tuple], bool] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game in which every seat and every chance event works towards the best
     seat's `key` score (`sign` -1: the worst seat's lowest), found by a beam of
     `width` states; each state tries at most `branching` of its moves or outcomes
@@ -69,22 +103,19 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
     random continuations `depth` steps on.  `opening`: the rolls and picks before
     the first decision, taken as given (shuffles are sampled).  `max_steps` bounds
     the work (states advanced, each scoring counted as one; `spent`, a one-item
-    list, carries a count across calls).  Returns the value (best seat's score
-    times sign, then the others' against it) and the game, or None."""
-    n = tables.n
+    list, carries a count across calls).  `objective`: a state's value in place of
+    the score's (score_objective; `key` then only names the search); `settled(value)`:
+    a value the rest of the game cannot take back, so the first state to reach it
+    is played to the end at random.  Returns the value (best seat's score times
+    sign, then the others' against it) and the game, or None."""
     rng = random.Random(f"soan/{seed}/beam/{key}/{sign}")
     work = spent if spent is not None else [0]
     limit = work[0] + max_steps
-    score_rng = random.Random(0)
+    judge = objective if objective is not None else score_objective(key, sign, tables.n)
 
     def value(st: State) -> tuple:
         work[0] += 1
-        done = st if st.result is not None else finish_now(st, score_rng)
-        vals = [sign * v for v in seat_values(done.result, key, n)]
-        i = max(range(n), key=lambda j: vals[j])
-        # the best seat first; then the others as far behind as possible (one seat's top
-        # often needs the rest to hold little)
-        return (vals[i], -(sum(vals) - vals[i]))
+        return judge(st)
 
     try:
         root = State(tables).start()
@@ -154,13 +185,35 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
             return None
         children.sort(key=lambda x: (x[0], x[1]), reverse=True)
         beam = [nd for _, _, nd in children[:width]]
+        if settled is not None and settled(beam[0].value):
+            beam = [_finish(beam[0], rng, work)]
+            break
     done = [nd for nd in beam if nd.state.is_terminal()]
+    if not done and beam:
+        # the work ran out before the end: the furthest state's game played on at random is
+        # still a real game (an objective whose value shows at once keeps most of it)
+        done = [_finish(beam[0], rng, work)]
     if not done:
         return None
     best = max(done, key=lambda nd: nd.value)
     # the log's seed only names the game (its chance is the path's): one far from the seeded games' 0, 1, ...
     rec = follow(tables, _outcomes(best.path), rng.randrange(2**31))
     return best.value, rec
+
+
+def _finish(nd: _Node, rng: random.Random, work: list) -> _Node:
+    """The node's game played on to its end at random (its value kept: a settled one)."""
+    st, path = nd.state.clone(), nd.path
+    while not st.is_terminal():
+        if st.current_player() == CHANCE:
+            t = st.sample_chance(rng)
+            st.apply_chance(t)
+        else:
+            t = rng.randrange(len(st.legal_moves()))
+            st.apply(t)
+        path = (path, t)
+        work[0] += 1
+    return _Node(st, path, nd.value)
 
 
 def follow(tables: Tables, steps: list, seed: int) -> GameRecord:
@@ -226,16 +279,16 @@ def _course(rec: GameRecord) -> list:
     return [step["move"] if "move" in step else step["outcome"] for step in rec.log["steps"]]
 
 
-def polish(tables: Tables, value: Callable[[dict], tuple], rec: GameRecord, seed: int, max_steps: int,
+def polish(tables: Tables, value: Callable[[GameRecord], tuple], rec: GameRecord, seed: int, max_steps: int,
            alternatives: int = 12, on_game: Callable[[GameRecord], None] | None = None,
            chance_only: bool = False) -> tuple[tuple, GameRecord, int]:
     """Coordinate ascent on one game: at every step in turn, every other move of a
     decision (or outcome of a chance event; for a shuffle, a few swaps of two
     cards), the rest of the game following the old course where it still fits;
-    a change is kept when the game's `value(result)` rises.  Sweeps until one
+    a change is kept when the game's `value(record)` rises.  Sweeps until one
     finds nothing or `max_steps` (engine steps played) run out."""
     rng = random.Random(f"soan/{seed}/polish")
-    best_v = value(rec.result)
+    best_v = value(rec)
     course = _course(rec)
     _, offered = _play(tables, course, seed)
     spent = len(course)
@@ -278,7 +331,7 @@ def polish(tables: Tables, value: Callable[[dict], tuple], rec: GameRecord, seed
                 spent += len(got.log["steps"])
                 if on_game is not None:
                     on_game(got)
-                v = value(got.result)
+                v = value(got)
                 if v > best_v:
                     best_v, rec, course, offered = v, got, _course(got), got_offered
                     improved = True
@@ -291,49 +344,59 @@ def polish(tables: Tables, value: Callable[[dict], tuple], rec: GameRecord, seed
 
 def reach(tables: Tables, key: str, sign: int, goal: int, seed: int, max_work: int,
           on_game: Callable[[GameRecord], None] | None = None,
-          stop: Callable[[], bool] | None = None) -> tuple[int, GameRecord] | None:
+          stop: Callable[[], bool] | None = None, objective: Callable[[State], tuple] | None = None,
+          settled: Callable[[tuple], bool] | None = None, shape: tuple | None = None,
+          choose_chance: bool = True) -> tuple[int, GameRecord] | None:
     """The cooperative search for a game in which a seat's `key` score reaches
-    `goal` (times `sign`: -1 looks for the lowest): a beam (cooperative_beam),
-    the chance events of its game polished, then beams again from that game's
+    `goal` (times `sign`: -1 looks for the lowest), or, given `objective` (a
+    state's value, see cooperative_beam; `key` then names the search), in which
+    the objective's first number reaches `goal`: a beam (cooperative_beam), the
+    chance events of its game polished, then beams again from that game's
     opening chance events (the rolls and shuffles before the first decision, now
     the ones that serve), each game polished, until one reaches the goal or
     `max_work` engine steps are spent (or `stop()`, the wall-clock limit, says so
-    between attempts).  Returns the best seat's score (times
+    between attempts).  `shape`: the beam's (width, branching, depth, rollouts),
+    by default the score's; `choose_chance` False: the opening's chance events left
+    to the beam (an objective that shows at once needs no played-out games to
+    choose them).  Returns the best value's first number (a score: times
     sign) and its game."""
-    n = tables.n
+    judge = objective if objective is not None else score_objective(key, sign, tables.n)
 
-    def value(result: dict) -> tuple:
-        vals = [sign * v for v in seat_values(result, key, n)]
-        i = max(range(n), key=lambda j: vals[j])
-        return (vals[i], -(sum(vals) - vals[i]))
+    def value(rec: GameRecord) -> tuple:
+        return judge(rec.state)
 
-    def top(result: dict) -> tuple:
-        # the best seat's score alone: a roll that only lowers another seat's score is left as it was
-        return (max(sign * v for v in seat_values(result, key, n)),)
+    def top(rec: GameRecord) -> tuple:
+        # the first number alone (a score: the best seat's): a roll that only lowers another seat's
+        # score is left as it was
+        return judge(rec.state)[:1]
 
+    target = goal if objective is not None else sign * goal
     spent = [0]
     best = None
     attempt = 0
-    while spent[0] < max_work and (best is None or best[0][0] < sign * goal) and not (stop and stop()):
+    while spent[0] < max_work and (best is None or best[0][0] < target) and not (stop and stop()):
         if best is None:
-            opening = choose_opening(tables, key, sign, seed, spent=spent)
+            opening = choose_opening(tables, key, sign, seed, spent=spent, objective=objective) \
+                if choose_chance else None
         else:
             course = _course(best[1])
             first = next((k for k, step in enumerate(best[1].log["steps"]) if "move" in step), len(course))
             opening = course[:first]
-        found = cooperative_beam(tables, key, sign, seed + attempt, max_work - spent[0], width=BEAM_WIDTH,
-                                 branching=BEAM_BRANCHING, depth=BEAM_DEPTH, rollouts=BEAM_ROLLOUTS,
-                                 opening=opening, spent=spent, stop=stop)
+        width, branching, depth, rollouts = shape or (BEAM_WIDTH, BEAM_BRANCHING, BEAM_DEPTH, BEAM_ROLLOUTS)
+        found = cooperative_beam(tables, key, sign, seed + attempt, max_work - spent[0], width=width,
+                                 branching=branching, depth=depth, rollouts=rollouts, opening=opening, spent=spent,
+                                 stop=stop, objective=objective, settled=settled)
         attempt += 1
         if found is None:
             break
         rec = found[1]
         if on_game is not None:
             on_game(rec)
-        v, rec, used = polish(tables, top, rec, seed + attempt, max(0, max_work - spent[0]), on_game=on_game,
-                              chance_only=True)
-        v = value(rec.result)
-        spent[0] += used
+        if not (settled is not None and settled(value(rec))):
+            v, rec, used = polish(tables, top, rec, seed + attempt, max(0, max_work - spent[0]), on_game=on_game,
+                                  chance_only=True)
+            spent[0] += used
+        v = value(rec)
         if best is None or v > best[0]:
             best = (v, rec)
     if best is None:
@@ -342,13 +405,14 @@ def reach(tables: Tables, key: str, sign: int, goal: int, seed: int, max_work: i
 
 
 def choose_opening(tables: Tables, key: str, sign: int, seed: int, rollouts: int = 4, orderings: int = 4,
-                   spent: list | None = None) -> list:
+                   spent: list | None = None, objective: Callable[[State], tuple] | None = None) -> list:
     """The chance events before the first decision (rolls, picks, shuffles), each
     outcome chosen in turn by random games played to the end from it: the one
     whose games give the best seat the highest `key` score on average.  Every
     outcome is tried with the same random games (the same luck), so the games
     differ only by that outcome; where a beam cannot tell outcomes apart (nothing
-    scores yet), played-out games can."""
+    scores yet), played-out games can.  `objective`: the games' value in place of
+    the score's (its first number, at the game's end)."""
     n = tables.n
     rng = random.Random(f"soan/{seed}/opening/{key}/{sign}")
     work = spent if spent is not None else [0]
@@ -376,6 +440,9 @@ def choose_opening(tables: Tables, key: str, sign: int, seed: int, rollouts: int
                             s.apply(lr.randrange(len(s.legal_moves())))
                         work[0] += 1
                 except SpecRuntimeError:
+                    continue
+                if objective is not None:
+                    total += objective(s)[0]
                     continue
                 vals = [sign * v for v in seat_values(s.result, key, n)]
                 # the best seat's score and every seat's: what an outcome puts in play shows in the

@@ -13,19 +13,20 @@ games are steered towards the shortage, and one that finds it is the witness.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from soan.dsl import ir
 from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
 
-from . import solver
+from . import climb as cooperative, solver
 from .bounds import Bounds
 from .deck_uses import fits_per_resolution
 from .findings import Finding
 from .flow import opening_steps
 from .ledger import ledger
 from .refill import parent_blocks, refilled_before
-from .search import Witness, pile_drawn, tokens_out
+from .search import Witness, observe, pile_drawn, tokens_out
 from .setup_counts import SetupCounts
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ def check(v: Verifier) -> list[Finding]:
         if w is None and proof.status != "proved":  # push games towards taking every token out
             v._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
                        steer=tokens_out(name, supply), steer_chance=True)
+            w = _short_supply(v, name)
+        if w is None and proof.status != "proved" and v.max_games:  # every seat taking tokens, chance chosen
+            _cooperative_short(v, name, supply)
             w = _short_supply(v, name)
         depends = [tok.short_ruling] if tok.when_short == "ruling" else []
         if proof.status == "proved":
@@ -300,3 +304,37 @@ def _supply_pressure(token: str, supply: int):
         short = any(k == "short_supply" and site[0] == token for k, site in st.first_marks)
         return (supply - st.supply[token] + int(short), 0)
     return value
+
+
+# the cooperative search for a token shortage: engine steps per game of --games, and the beam's shape
+# (wide and shallow: tokens out show at once, so no look-ahead; width is what finds the corner); first a
+# narrow probe (PROBE_SHAPE, a PROBE_SHARE of the steps): where it takes out less than half the supply, a
+# wider beam will not double it (tokens that only come out after others went back need a plan, not width),
+# and the steps are saved
+COOPERATIVE_SUPPLY_STEPS_PER_GAME = 600
+COOPERATIVE_SUPPLY_SHAPE = (48, 6, 0, 0)
+PROBE_SHAPE = (8, 6, 0, 0)
+PROBE_SHARE = 6
+
+
+def _cooperative_short(v: Verifier, name: str, supply: int) -> None:
+    """Where steered games and the push stop short: a search in which every seat takes
+    tokens out of the supply and chance outcomes are chosen (verify/climb.py), since
+    whether a give can find it short is a question of reachability, not strategy.  Its
+    games are observed like the others, so a shortage is marked and replayed as any is."""
+    v.progress(f"searching for a game in which every seat takes {name} out of its supply")
+    started = v.started
+    work = v.max_games * COOPERATIVE_SUPPLY_STEPS_PER_GAME
+
+    def search(shape, steps):
+        return cooperative.reach(v.t, f"supply:{name}", 1, supply + 1, v.seed, steps,
+                                 on_game=lambda rec: observe(v.s, rec, v.t),
+                                 stop=lambda: time.perf_counter() - started >= v.budget,
+                                 objective=cooperative.supply_objective(name, supply),
+                                 settled=lambda val: val[0] > supply, shape=shape, choose_chance=False)
+
+    probe = search(PROBE_SHAPE, work // PROBE_SHARE)
+    if probe is not None and supply < probe[0] * 2 <= 2 * supply:
+        search(COOPERATIVE_SUPPLY_SHAPE, work - work // PROBE_SHARE)
+    if time.perf_counter() - started >= v.budget:  # the wall-clock limit cut it short, which the output says
+        v.s.cut_short = True

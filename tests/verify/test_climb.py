@@ -85,3 +85,44 @@ def test_verify_witnesses_the_top_only_with_the_cooperative_search(monkeypatch, 
     assert max(api.replay(tables, api.load_log(total["witness"])).result["scores"].values()) == 21
     monkeypatch.setattr(properties, "COOPERATIVE_STEPS_PER_GAME", 0)
     assert total_finding()["bounds"]["witnessed"][1] < 21
+
+
+# The setup shuffles three gifts worth 1, 2, 3 and deals one to each player; the scoring
+# reads a player's gift, so it cannot run before the deal.  The top is 6 favours + 3.
+GIFTS = """game "Gifts" players 3..3
+component gift "gift" {
+  worth: 1..3 = 1
+}
+zone deck: shared hidden row
+zone hand: per_player hidden unordered
+cards gift in deck { 1 x worth = 1  1 x worth = 2  1 x worth = 3 }
+player {
+  favours: 0..6 = 0 "favours received"
+}
+score praise "praise" 0..6
+score present "present" 0..3
+setup {
+  shuffle deck
+  for p in players { draw 1 from deck to p.hand }
+}
+rounds 2 {
+  for p in players {
+    choose q from players by p "favours" { set q.favours += 1 }
+  }
+}
+scoring {
+  for p in players {
+    award p.favours to p for praise
+    award first(p.hand).worth to p for present
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_the_search_starts_from_a_setup_whose_scoring_cannot_run_yet():
+    """reach() ranks states whose scoring cannot run yet (no gift dealt) last instead of stopping, and finds 6 + 3."""
+    tables = api.tables(api.compile_text(GIFTS, "gifts.soan"), 3)
+    value, rec = climb.reach(tables, "total", 1, 9, seed=0, max_work=5000)
+    assert value == 9
+    assert max(api.replay(tables, rec.log).result["scores"].values()) == 9
