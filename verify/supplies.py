@@ -20,6 +20,7 @@ from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
 
 from . import solver
 from .bounds import Bounds
+from .card_tokens import card_tokens
 from .deck_uses import fits_per_resolution
 from .findings import Finding
 from .flow import opening_steps
@@ -60,6 +61,11 @@ def check(v: Verifier) -> list[Finding]:
                                    f"{h.field} keeps), and the {h.cards} cards that can lie there hold at most "
                                    f"{h.most} in all",
                                    bounds={"supply": supply, "most_out": h.most}))
+                continue
+            one = [card_tokens(b, name) for b in v.bs]  # one token per card (verify/card_tokens.py)
+            if all(h is not None and h.most <= supply for h in one):
+                h = max(one, key=lambda h: h.most)
+                out.append(Finding("supplies", name, "proved", claim, h.reason(), bounds={"supply": supply, "most_out": h.most}))
                 continue
         w = _short_supply(v, name)
         if w is None and proof.status != "proved":  # push games towards taking every token out
