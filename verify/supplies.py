@@ -85,7 +85,8 @@ def check(v: Verifier) -> list[Finding]:
                                depends_on=depends + sorted(w.record.log["consulted_rulings"])))
         else:
             out.append(Finding("supplies", name, "unknown", claim,
-                               f"{proof.reason}; not seen short in {v.s.games} games (when short: {rule})",
+                               f"{proof.reason}{_too_many_cards(one)}; not seen short in {v.s.games} games "
+                               f"(when short: {rule})",
                                bounds={"supply": supply, "demand_allowed": proof.value}, depends_on=depends))
     piles: dict[str, list] = {}
     for b in v.bs:
@@ -124,6 +125,13 @@ def check(v: Verifier) -> list[Finding]:
                                f"it holds, or fits in what it holds from the start; not seen short in "
                                f"{v.s.games} games"))
     return out
+
+def _too_many_cards(one) -> str:
+    """What the one-token-per-card ledger read, when it holds but allows more than the supply."""
+    if not one or any(h is None for h in one):
+        return ""
+    h = max(one, key=lambda h: h.most)
+    return f"; one token per card of {h.zone} whose {h.field} is above {h.lowest}, and up to {h.most} such cards"
 
 def _short_supply(v: Verifier, name: str) -> Witness | None:
     return next((w for (k, site), w in v.s.marks.items() if k == "short_supply" and site[0] == name), None)
