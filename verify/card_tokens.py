@@ -77,6 +77,8 @@ def card_tokens(b: Bounds, token: str) -> CardTokens | None:
 
 class _OnePerCard(_Reader):
     def read_one(self) -> CardTokens | None:
+        from .supplies import _sites_under  # (supplies imports this module)
+
         play = _sites_under(self.spec, [x for x in (self.spec.setup, self.spec.rounds) if x is not None])
         late = _sites_under(self.spec, [self.spec.scoring] if self.spec.scoring is not None else [])
         partners, fields, zones = set(), set(), set()
@@ -293,17 +295,3 @@ def _returns_one(r: ir.Return, card: str, field: str) -> bool:
     if isinstance(r.amount, ir.Int):
         return r.amount.value >= 1
     return _card_field(r.amount) == (card, field)
-
-
-def _sites_under(spec: ir.Spec, stmts) -> set:
-    """The sites of every statement under `stmts`, and of the procedures they run."""
-    procs = {p.name: p.body for p in spec.procedures}
-    out, todo, seen = set(), list(stmts), set()
-    while todo:
-        for n in ir.walk(todo.pop()):
-            if isinstance(n, ir.Stmt):
-                out.add(n.span.site)
-            if isinstance(n, ir.Do) and n.proc not in seen:
-                seen.add(n.proc)
-                todo.append(procs[n.proc])
-    return out

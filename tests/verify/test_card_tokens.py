@@ -5,6 +5,8 @@ with its token during play."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from soan.verify.bounds import Bounds
 from soan.verify.card_tokens import card_tokens
 from soan.verify.properties import verify
@@ -105,3 +107,11 @@ def test_a_card_leaving_the_zone_with_its_token_during_play_is_not_proved():
     f, t = run(mark_spec(4, extra=extra))
     assert card_tokens(Bounds(t), "mark") is None
     assert f["mark"]["verdict"] != "proved"
+
+
+def test_pitmaster_roast_tokens_are_read_one_per_main_dish_card():
+    """Pitmaster's roast token (given when a dish's roast leaves 0, back when it burns) is read as one per card on the grills."""
+    spec = api.load(str(Path(__file__).parents[2] / "specs" / "pitmaster-20.soan"))
+    h = card_tokens(Bounds(api.tables(spec, 3)), "roast_token")
+    assert (h.zone, h.field, h.lowest) == ("dishes", "roast", 0)
+    assert h.most >= 28  # at least the hand count of main dishes that can hold one at 3 players
