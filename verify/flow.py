@@ -42,6 +42,7 @@ class Flow:
         self._fresh = _fresh_moves(self._roots())
         # statement site -> the zones the cards it moves can come from (None: any)
         self.taken_from: dict[tuple, set[str] | None] = {}
+        self.kinds_moved: dict[tuple, set[str]] = {}  # a move's site -> the only kinds it can move, where known
         # how many cards lie in each zone at the placement given
         self.placed: dict[str, int] = {}
         for s_ in slots:
@@ -139,6 +140,8 @@ class Flow:
                     kinds = _kinds(what) or self._kinds_known(what, facts)
                     self.moves.append((self._source(what, scope, n.span.site), self.zones_of(dest, scope), kinds))
                     self.taken_from[n.span.site] = self.moves[-1][0]
+                    if kinds is not None:
+                        self.kinds_moved[n.span.site] = kinds
                     self._moved_to(what, self.zones_of(dest, scope), scope, env, n.span.site)
                 case ir.Draw(source=src, dest=dest):
                     self.moves.append((self.zones_of(src, scope), self.zones_of(dest, scope), None))

@@ -21,6 +21,7 @@ from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
 
 from . import climb as cooperative, solver
 from .bounds import Bounds
+from .card_tokens import card_tokens
 from .deck_uses import fits_per_resolution
 from .findings import Finding
 from .flow import opening_steps
@@ -62,6 +63,11 @@ def check(v: Verifier) -> list[Finding]:
                                    f"{h.most} in all",
                                    bounds={"supply": supply, "most_out": h.most}))
                 continue
+            one = [card_tokens(b, name) for b in v.bs]  # one token per card (verify/card_tokens.py)
+            if all(h is not None and h.most <= supply for h in one):
+                h = max(one, key=lambda h: h.most)
+                out.append(Finding("supplies", name, "proved", claim, h.reason(), bounds={"supply": supply, "most_out": h.most}))
+                continue
         w = _short_supply(v, name)
         if w is None and proof.status != "proved":  # push games towards taking every token out
             v._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
@@ -83,7 +89,8 @@ def check(v: Verifier) -> list[Finding]:
                                depends_on=depends + sorted(w.record.log["consulted_rulings"])))
         else:
             out.append(Finding("supplies", name, "unknown", claim,
-                               f"{proof.reason}; not seen short in {v.s.games} games (when short: {rule})",
+                               f"{proof.reason}{_too_many_cards(one)}; not seen short in {v.s.games} games "
+                               f"(when short: {rule})",
                                bounds={"supply": supply, "demand_allowed": proof.value}, depends_on=depends))
     piles: dict[str, list] = {}
     for b in v.bs:
@@ -122,6 +129,13 @@ def check(v: Verifier) -> list[Finding]:
                                f"it holds, or fits in what it holds from the start; not seen short in "
                                f"{v.s.games} games"))
     return out
+
+def _too_many_cards(one) -> str:
+    """What the one-token-per-card ledger read, when it holds but allows more than the supply."""
+    if not one or any(h is None for h in one):
+        return ""
+    h = max(one, key=lambda h: h.most)
+    return f"; one token per card of {h.zone} whose {h.field} is above {h.lowest}, and up to {h.most} such cards"
 
 def _short_supply(v: Verifier, name: str) -> Witness | None:
     return next((w for (k, site), w in v.s.marks.items() if k == "short_supply" and site[0] == name), None)
