@@ -37,6 +37,7 @@ import math
 import random
 
 from .evaluate import evaluator
+from .playout import greedy_move, greedy_ranking
 from .runtime import CardRef
 from .state import CHANCE
 from .streams import _with_copies
@@ -44,15 +45,17 @@ from .streams import _with_copies
 DEFAULT_PLAYOUTS = 500
 EXPLORATION = 0.7  # UCB's constant for values in 0..1
 FOLLOW_UPS = 8  # a cut playout's mover may finish its move with this many more decisions
+EXPAND = 8  # with a greedy playout policy, visits an information set takes before its own moves are searched
 
 
 class _InfoSet:
     """One seat's statistics at one information set: visits and total value per move label."""
 
-    __slots__ = ("visits", "n", "total", "player")
+    __slots__ = ("visits", "n", "total", "player", "order")
 
-    def __init__(self, player: int, labels: list[str]):
+    def __init__(self, player: int, labels: list[str], order: list[int] | None = None):
         self.player = player
+        self.order = order  # the moves best first by the playout policy (a greedy policy), or None
         self.visits = 0
         self.n = dict.fromkeys(labels, 0)
         self.total = dict.fromkeys(labels, 0.0)
@@ -65,10 +68,12 @@ class MCTSBot:
 
     name = "mcts"
 
-    def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None):
+    def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
+                 policy: str = "random"):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
+        self.policy = policy  # playout.py: how seats move outside the tree, and which move a fresh set tries first
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
     def choose(self, info) -> int:
@@ -82,6 +87,7 @@ class MCTSBot:
         log = math.log
         sqrt = math.sqrt
         root_key = None
+        greedy = self.policy == "greedy"
         for _ in range(self.playouts):
             s = info.sample(rng)
             if ev is None:
@@ -99,14 +105,26 @@ class MCTSBot:
                     root_key = key
                 node = table.get(key)
                 if node is None:
-                    node = table[key] = _InfoSet(p, labels)
+                    node = table[key] = _InfoSet(p, labels, greedy_ranking(s, ev, rng) if greedy else None)
                 n = node.n
-                untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
-                if untried:
-                    i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                    path.append((node, labels[i]))
-                    s.apply(i)
-                    break
+                if greedy:
+                    # a set met fewer than EXPAND times (the root apart) plays the policy's move and the playout
+                    # starts there; so with a small budget every other seat answers as the policy would (a greedy
+                    # opponent as it really plays), and the tree grows where the playouts keep coming back
+                    i = next((i for i in node.order if n[labels[i]] == 0), None)
+                    if key != root_key and node.visits < EXPAND:
+                        i = node.order[0]
+                    if i is not None:
+                        path.append((node, labels[i]))
+                        s.apply(i)
+                        break
+                else:
+                    untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
+                    if untried:
+                        i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        path.append((node, labels[i]))
+                        s.apply(i)
+                        break
                 total = node.total
                 lv = log(node.visits)
                 best_i, best_u = 0, -1.0
@@ -129,7 +147,7 @@ class MCTSBot:
                     continue
                 if depth is not None and steps >= depth and (p != mover or steps >= depth + FOLLOW_UPS):
                     break
-                s.apply(rng.randrange(len(s.pending.moves)))
+                s.apply(greedy_move(s, ev, rng) if greedy else rng.randrange(len(s.pending.moves)))
                 mover = p
                 steps += 1
             values = ev.values(s, rng, spare=True)
