@@ -37,7 +37,7 @@ import math
 import random
 
 from .evaluate import evaluator
-from .playout import greedy_move, greedy_ranking
+from .playout import greedy_move, greedy_ranking, search_values
 from .runtime import CardRef
 from .state import CHANCE
 from .streams import _with_copies
@@ -88,16 +88,33 @@ class MCTSBot:
         sqrt = math.sqrt
         root_key = None
         greedy = self.policy == "greedy"
-        for _ in range(self.playouts):
-            s = info.sample(rng)
+        if greedy:
+            root, ev = self._root(info, rng, table)
+            root_key = next(iter(table))
+            seed = 0
+        for t in range(self.playouts):
+            path: list[tuple[_InfoSet, str]] = []
+            if greedy:
+                # the root's moves in turn, greedy's best first, each round of them from one determinization and
+                # one stream of draws (common random numbers: moves compared on the same deal and the same luck,
+                # so a few playouts each tell them apart); deeper information sets as below
+                j = t % len(root.order)
+                if j == 0:
+                    seed = rng.getrandbits(64)
+                prng = random.Random(seed)
+                s = info.sample(prng)
+                path.append((root, root_labels[root.order[j]]))
+                s.apply(root.order[j])
+            else:
+                prng = rng
+                s = info.sample(rng)
             if ev is None:
                 ev = evaluator(s.t)
-            path: list[tuple[_InfoSet, str]] = []
             # selection and expansion, through the information sets met before
             while not s.is_terminal():
                 p = s.current_player()
                 if p == CHANCE:
-                    s.apply_chance(s.sample_chance(rng))
+                    s.apply_chance(s.sample_chance(prng))
                     continue
                 labels = _with_copies([m.label for m in s.pending.moves])
                 key = info_key(s, p, labels)
@@ -105,7 +122,7 @@ class MCTSBot:
                     root_key = key
                 node = table.get(key)
                 if node is None:
-                    node = table[key] = _InfoSet(p, labels, greedy_ranking(s, ev, rng) if greedy else None)
+                    node = table[key] = _InfoSet(p, labels, greedy_ranking(s, ev, prng) if greedy else None)
                 n = node.n
                 if greedy:
                     # a set met fewer than EXPAND times (the root apart) plays the policy's move and the playout
@@ -121,7 +138,7 @@ class MCTSBot:
                 else:
                     untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
                     if untried:
-                        i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        i = untried[prng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                         path.append((node, labels[i]))
                         s.apply(i)
                         break
@@ -143,22 +160,35 @@ class MCTSBot:
             while not s.is_terminal():
                 p = s.current_player()
                 if p == CHANCE:
-                    s.apply_chance(s.sample_chance(rng))
+                    s.apply_chance(s.sample_chance(prng))
                     continue
                 if depth is not None and steps >= depth and (p != mover or steps >= depth + FOLLOW_UPS):
                     break
-                s.apply(greedy_move(s, ev, rng) if greedy else rng.randrange(len(s.pending.moves)))
+                s.apply(greedy_move(s, ev, prng) if greedy else prng.randrange(len(s.pending.moves)))
                 mover = p
                 steps += 1
-            values = ev.values(s, rng, spare=True)
+            values = search_values(ev.outcome(s, prng, spare=True), ev.n) if greedy else ev.values(s, prng, spare=True)
             for node, lab in path:
                 node.visits += 1
                 node.n[lab] += 1
                 node.total[lab] += values[node.player]
-        root = table[root_key]
+        root = table[root_key]  # (the random policy's root: the first set met)
         self.last_visits = {lab: root.n[lab] for lab in root_labels}
+        if greedy:  # a small budget spreads its playouts about evenly: the best mean, not the most visits, decides
+            return max(range(len(root_labels)),
+                       key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), root.n[root_labels[i]], -i))
         return max(range(len(root_labels)),
                    key=lambda i: (root.n[root_labels[i]], _mean(root, root_labels[i]), -i))
+
+
+    def _root(self, info, rng: random.Random, table: dict) -> tuple[_InfoSet, object]:
+        """The root information set, its moves ranked by greedy on one determinization, and the evaluator."""
+        s = info.sample(rng)
+        ev = evaluator(s.t)
+        labels = _with_copies([m.label for m in s.pending.moves])
+        root = table[info_key(s, s.current_player(), labels)] = _InfoSet(s.current_player(), labels,
+                                                                         greedy_ranking(s, ev, rng))
+        return root, ev
 
 
 def _mean(node: _InfoSet, label: str) -> float:

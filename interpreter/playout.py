@@ -50,3 +50,21 @@ def greedy_move(s: State, ev, rng: random.Random) -> int:
     if len(moves) == 1:
         return 0
     return greedy_ranking(s, ev, rng)[0]
+
+
+def search_values(o, n: int) -> list[float]:
+    """Every seat's value in 0..1 of a playout's outcome `o` (evaluate.Outcome) for a search whose playouts are
+    greedy: greedy's own order of things (the win first, then the place, then the lead on the winner line's
+    first key) made one number, so the search's mean ranks moves as greedy would and also sees by how much a
+    move leads.  The lead counts through m / (|m| + S), S the outcome's mean absolute lead (at least 1), so it
+    needs no scale of the game's points; where the line declares a payoff, the payoff alone (Outcome.soft)."""
+    if o.payoff is not None:
+        return list(o.payoff)
+    margins = o.margin
+    spread = max(1.0, sum(abs(m) for m in margins) / n)
+    out = []
+    for i in range(n):
+        placed = 1.0 - o.place[i] / max(1, n - 1) if n > 1 else 1.0
+        m = margins[i]
+        out.append(0.8 * o.share[i] + 0.1 * max(0.0, placed) + 0.05 * (1.0 + m / (abs(m) + spread)))
+    return out
