@@ -92,22 +92,19 @@ class MCTSBot:
             root, ev = self._root(info, rng, table)
             root_key = next(iter(table))
             seed = 0
-            # only greedy's best ceil(sqrt(playouts)) moves are searched (progressive widening by the budget): the
-            # best of many means of one or two playouts each is mostly the luckiest, not the best
-            candidates = root.order[:math.isqrt(self.playouts - 1) + 1]
         for t in range(self.playouts):
             path: list[tuple[_InfoSet, str]] = []
             if greedy:
                 # the root's moves in turn, greedy's best first, each round of them from one determinization and
                 # one stream of draws (common random numbers: moves compared on the same deal and the same luck,
                 # so a few playouts each tell them apart); deeper information sets as below
-                j = t % len(candidates)
+                j = t % len(root.order)
                 if j == 0:
                     seed = rng.getrandbits(64)
                 prng = random.Random(seed)
                 s = info.sample(prng)
-                path.append((root, root_labels[candidates[j]]))
-                s.apply(candidates[j])
+                path.append((root, root_labels[root.order[j]]))
+                s.apply(root.order[j])
             else:
                 prng = rng
                 s = info.sample(rng)
