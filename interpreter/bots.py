@@ -165,7 +165,7 @@ class RolloutBot:
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
-SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS or mcts:PLAYOUTS:DEPTH
+SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -173,18 +173,25 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     """Why `name` names no bot (a message and a hint), or None.  A bot is a
     built-in one (random, greedy, rollout), mcts with an optional budget
     (`mcts:2000`: playouts a decision; `mcts:2000:40`: each playout 40
-    decisions deep at most), or a strategy the spec declares."""
+    decisions deep at most; `mcts:20:6:greedy`: the seats play greedy's moves
+    in the playouts, playout.py), or a strategy the spec declares."""
     import difflib
 
     strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []
     known = sorted(BOTS) + list(SEARCH_BOTS) + strategies
     head, _, rest = name.partition(":")
     if head in SEARCH_BOTS:
+        from .playout import POLICIES
+
         parts = rest.split(":") if rest else []
         least = (1, 0)  # at least one playout; a depth of 0 scores the game where the tree ends
-        if len(parts) > 2 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts)):
+        if len(parts) == 3 and parts[2] not in POLICIES:
+            return (f"'{name}': mcts's playout policy is one of {', '.join(POLICIES)}, not '{parts[2]}'",
+                    "e.g. mcts:20:6:greedy")
+        if len(parts) > 3 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts[:2])):
             return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
-                    f"decisions (0: score the game where the tree ends), whole numbers up to {MAX_PLAYOUTS:,}", "e.g. mcts:2000 or mcts:500:40")
+                    f"decisions (0: score the game where the tree ends), whole numbers up to {MAX_PLAYOUTS:,}, "
+                    f"and after them a playout policy ({', '.join(POLICIES)})", "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy")
         return None
     if rest:
         return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"
@@ -200,8 +207,9 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
     if head in SEARCH_BOTS:
         from .mcts import DEFAULT_PLAYOUTS, MCTSBot
 
-        parts = [int(x) for x in rest.split(":")] if rest else []
-        return MCTSBot(seat, rng, parts[0] if parts else DEFAULT_PLAYOUTS, parts[1] if len(parts) > 1 else None)
+        parts = rest.split(":") if rest else []
+        return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS, int(parts[1]) if len(parts) > 1 else None,
+                       parts[2] if len(parts) > 2 else "random")
     if head in BOTS:
         return BOTS[head](seat, rng)
     from .strategy import StrategyBot

@@ -37,6 +37,7 @@ import math
 import random
 
 from .evaluate import evaluator
+from .playout import greedy_move, greedy_ranking, search_values
 from .runtime import CardRef
 from .state import CHANCE
 from .streams import _with_copies
@@ -44,15 +45,17 @@ from .streams import _with_copies
 DEFAULT_PLAYOUTS = 500
 EXPLORATION = 0.7  # UCB's constant for values in 0..1
 FOLLOW_UPS = 8  # a cut playout's mover may finish its move with this many more decisions
+EXPAND = 8  # with a greedy playout policy, visits an information set takes before its own moves are searched
 
 
 class _InfoSet:
     """One seat's statistics at one information set: visits and total value per move label."""
 
-    __slots__ = ("visits", "n", "total", "player")
+    __slots__ = ("visits", "n", "total", "player", "order")
 
-    def __init__(self, player: int, labels: list[str]):
+    def __init__(self, player: int, labels: list[str], order: list[int] | None = None):
         self.player = player
+        self.order = order  # the moves best first by the playout policy (a greedy policy), or None
         self.visits = 0
         self.n = dict.fromkeys(labels, 0)
         self.total = dict.fromkeys(labels, 0.0)
@@ -65,10 +68,12 @@ class MCTSBot:
 
     name = "mcts"
 
-    def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None):
+    def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
+                 policy: str = "random"):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
+        self.policy = policy  # playout.py: how seats move outside the tree, and which move a fresh set tries first
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
     def choose(self, info) -> int:
@@ -82,16 +87,34 @@ class MCTSBot:
         log = math.log
         sqrt = math.sqrt
         root_key = None
-        for _ in range(self.playouts):
-            s = info.sample(rng)
+        greedy = self.policy == "greedy"
+        if greedy:
+            root, ev = self._root(info, rng, table)
+            root_key = next(iter(table))
+            seed = 0
+        for t in range(self.playouts):
+            path: list[tuple[_InfoSet, str]] = []
+            if greedy:
+                # the root's moves in turn, greedy's best first, each round of them from one determinization and
+                # one stream of draws (common random numbers: moves compared on the same deal and the same luck,
+                # so a few playouts each tell them apart); deeper information sets as below
+                j = t % len(root.order)
+                if j == 0:
+                    seed = rng.getrandbits(64)
+                prng = random.Random(seed)
+                s = info.sample(prng)
+                path.append((root, root_labels[root.order[j]]))
+                s.apply(root.order[j])
+            else:
+                prng = rng
+                s = info.sample(rng)
             if ev is None:
                 ev = evaluator(s.t)
-            path: list[tuple[_InfoSet, str]] = []
             # selection and expansion, through the information sets met before
             while not s.is_terminal():
                 p = s.current_player()
                 if p == CHANCE:
-                    s.apply_chance(s.sample_chance(rng))
+                    s.apply_chance(s.sample_chance(prng))
                     continue
                 labels = _with_copies([m.label for m in s.pending.moves])
                 key = info_key(s, p, labels)
@@ -99,14 +122,26 @@ class MCTSBot:
                     root_key = key
                 node = table.get(key)
                 if node is None:
-                    node = table[key] = _InfoSet(p, labels)
+                    node = table[key] = _InfoSet(p, labels, greedy_ranking(s, ev, prng) if greedy else None)
                 n = node.n
-                untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
-                if untried:
-                    i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                    path.append((node, labels[i]))
-                    s.apply(i)
-                    break
+                if greedy:
+                    # a set met fewer than EXPAND times (the root apart) plays the policy's move and the playout
+                    # starts there; so with a small budget every other seat answers as the policy would (a greedy
+                    # opponent as it really plays), and the tree grows where the playouts keep coming back
+                    i = next((i for i in node.order if n[labels[i]] == 0), None)
+                    if key != root_key and node.visits < EXPAND:
+                        i = node.order[0]
+                    if i is not None:
+                        path.append((node, labels[i]))
+                        s.apply(i)
+                        break
+                else:
+                    untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
+                    if untried:
+                        i = untried[prng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        path.append((node, labels[i]))
+                        s.apply(i)
+                        break
                 total = node.total
                 lv = log(node.visits)
                 best_i, best_u = 0, -1.0
@@ -125,22 +160,35 @@ class MCTSBot:
             while not s.is_terminal():
                 p = s.current_player()
                 if p == CHANCE:
-                    s.apply_chance(s.sample_chance(rng))
+                    s.apply_chance(s.sample_chance(prng))
                     continue
                 if depth is not None and steps >= depth and (p != mover or steps >= depth + FOLLOW_UPS):
                     break
-                s.apply(rng.randrange(len(s.pending.moves)))
+                s.apply(greedy_move(s, ev, prng) if greedy else prng.randrange(len(s.pending.moves)))
                 mover = p
                 steps += 1
-            values = ev.values(s, rng, spare=True)
+            values = search_values(ev.outcome(s, prng, spare=True), ev.n) if greedy else ev.values(s, prng, spare=True)
             for node, lab in path:
                 node.visits += 1
                 node.n[lab] += 1
                 node.total[lab] += values[node.player]
-        root = table[root_key]
+        root = table[root_key]  # (the random policy's root: the first set met)
         self.last_visits = {lab: root.n[lab] for lab in root_labels}
+        if greedy:  # a small budget spreads its playouts about evenly: the best mean, not the most visits, decides
+            return max(range(len(root_labels)),
+                       key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), root.n[root_labels[i]], -i))
         return max(range(len(root_labels)),
                    key=lambda i: (root.n[root_labels[i]], _mean(root, root_labels[i]), -i))
+
+
+    def _root(self, info, rng: random.Random, table: dict) -> tuple[_InfoSet, object]:
+        """The root information set, its moves ranked by greedy on one determinization, and the evaluator."""
+        s = info.sample(rng)
+        ev = evaluator(s.t)
+        labels = _with_copies([m.label for m in s.pending.moves])
+        root = table[info_key(s, s.current_player(), labels)] = _InfoSet(s.current_player(), labels,
+                                                                         greedy_ranking(s, ev, rng))
+        return root, ev
 
 
 def _mean(node: _InfoSet, label: str) -> float:

@@ -22,7 +22,8 @@ def add_parser(sub, common) -> None:
     common(r)
     r.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
     r.add_argument("--bots", "-b", default="random", metavar="B1,B2,...",
-                   help="bot per seat: random, greedy, rollout, mcts[:PLAYOUTS[:DEPTH]] or a strategy the spec declares; "
+                   help="bot per seat: random, greedy, rollout, mcts[:PLAYOUTS[:DEPTH[:random|greedy]]] "
+                   "or a strategy the spec declares; "
                    "the last fills the rest (default random)")
     r.add_argument("--log", metavar="FILE", help="write the game log (JSON) here, for soan replay")
     r.add_argument("--json", action="store_true", help="print the game log instead of the account")

@@ -207,9 +207,9 @@ def test_a_shared_win_is_worth_a_share_and_a_seat_the_line_leaves_out_ranks_last
     assert o.share == [0.0, 1.0] and o.place == [1, 0]
 
 
-@pytest.mark.parametrize("name, words", [("mcts:0", "whole numbers up to"), ("mcts:5:5:5", "whole numbers"), ("greedy:5", "only mcts"),
+@pytest.mark.parametrize("name, words", [("mcts:0", "whole numbers up to"), ("mcts:5:5:5", "playout policy"), ("greedy:5", "only mcts"),
                                           ("gredy", "did you mean 'greedy'?")])
 def test_bad_bot_names_say_what_is_wrong(name, words):
-    """A budget of 0, three numbers, a budget on a bot that takes none, and a misspelling are each refused plainly."""
+    """A budget of 0, a number for the playout policy, a budget on a bot that takes none, and a misspelling are each refused plainly."""
     message, hint = api.bot_problem(name)
     assert words in message + " " + hint
