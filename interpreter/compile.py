@@ -972,31 +972,13 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     [(label, sort key, members)]."""
     classes: dict = {}  # label -> (label, key, members), in the order first met
     t = st.t
-    loc, known, facedown, sees = st.loc, st.known, st.facedown, t.slot_sees
-    card_states, card_labels, zone_label = t.card_states, t.card_labels, t.zone_label
-    cs, defaults = st.cs, t.state_default
+    loc = st.loc
     several_zones = len({loc[x.id] for x in items if type(x) is CardRef}) > 1
     bit = 1 << chooser
     get = classes.get
     for x in items:
         if type(x) is CardRef:
-            cid = x.id
-            slot = loc[cid]
-            # State.viewers, inline
-            if (known[cid] if facedown[cid] else sees[slot] | known[cid]) & bit:
-                # State.card_text, which only adds to the label a state off its default or face down
-                label = card_labels[cid]
-                if facedown[cid]:
-                    label = st.card_text(cid)
-                else:
-                    for name in card_states[cid]:
-                        if cs[name][cid] != defaults[name][cid]:
-                            label = st.card_text(cid)
-                            break
-                if several_zones:
-                    label += f" in {zone_label(slot)}"
-            else:
-                label = f"hidden card {st.zones[slot].index(cid) + 1} in {zone_label(slot)}"
+            label = _card_label(st, x.id, bit, several_zones)
             c = get(label)
             if c is None:
                 classes[label] = (label, (0, label), [x])  # the key made only for a new class
@@ -1018,37 +1000,40 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     return list(classes.values())
 
 
+def _card_label(st, cid: int, bit: int, several_zones: bool) -> str:
+    """A card as the chooser (`bit`) names it in a choice: its label (with its state when off the
+    default or face down, as State.card_text gives it, and its zone when the items lie in several),
+    or which hidden card of its zone it is.  State.viewers and card_text, inline: it runs per item."""
+    t = st.t
+    slot = st.loc[cid]
+    known = st.known[cid]
+    if (known if st.facedown[cid] else t.slot_sees[slot] | known) & bit:
+        label = t.card_labels[cid]
+        if st.facedown[cid]:
+            label = st.card_text(cid)
+        else:
+            cs, defaults = st.cs, t.state_default
+            for name in t.card_states[cid]:
+                if cs[name][cid] != defaults[name][cid]:
+                    label = st.card_text(cid)
+                    break
+        return f"{label} in {t.zone_label(slot)}" if several_zones else label
+    return f"hidden card {st.zones[slot].index(cid) + 1} in {t.zone_label(slot)}"
+
+
 def item_moves(st, items, chooser: int) -> list[Move]:
     """The moves of a choice of one item: [Move(label, members[0], key) for label, key, members in
     item_classes(st, items, chooser)], the same moves in the same order, made in one pass (a random
     playout makes this list at most of its decisions) without the classes' member lists."""
     moves: dict = {}  # label -> its move, in the order first met
-    t = st.t
-    loc, known, facedown, sees = st.loc, st.known, st.facedown, t.slot_sees
-    card_states, card_labels, zone_label = t.card_states, t.card_labels, t.zone_label
-    cs, defaults = st.cs, t.state_default
+    loc = st.loc
     try:  # only a card has an `id` (CardRef, which has no subclass)
         several_zones = len({loc[x.id] for x in items}) > 1
     except AttributeError:  # not only cards: the general classes
         return [Move(label, members[0], key) for label, key, members in item_classes(st, items, chooser)]
     bit = 1 << chooser
     for x in items:
-        cid = x.id
-        slot = loc[cid]
-        # item_classes' label, the same steps
-        if (known[cid] if facedown[cid] else sees[slot] | known[cid]) & bit:
-            label = card_labels[cid]
-            if facedown[cid]:
-                label = st.card_text(cid)
-            else:
-                for name in card_states[cid]:
-                    if cs[name][cid] != defaults[name][cid]:
-                        label = st.card_text(cid)
-                        break
-            if several_zones:
-                label += f" in {zone_label(slot)}"
-        else:
-            label = f"hidden card {st.zones[slot].index(cid) + 1} in {zone_label(slot)}"
+        label = _card_label(st, x.id, bit, several_zones)
         if label not in moves:
             moves[label] = Move(label, x, (0, label))
     return list(moves.values())

@@ -35,7 +35,7 @@ DIRECTED_GAMES = 3
 PUSH_STEPS_PER_GAME = 300
 # the short climbs towards 'within 2x' of loose maxima: evaluations per game of --games for each,
 # and steps per game of --games shared among them all (each replayed course is also observed: two
-# climbs of 2 evaluations per game each cost Pitmaster 7 s at 4 players, its games being 450 steps)
+# climbs of 2 evaluations per game each cost 7 s on a shipped spec of 450-step games)
 NEAR_EVALS_PER_GAME = 2
 NEAR_STEPS_PER_GAME = 900
 # the cooperative search for the total's proved maximum (verify/climb.py): engine steps per game of --games
