@@ -8,6 +8,7 @@ import json
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import termios
@@ -30,6 +31,10 @@ def _own_terminal() -> None:
     a command, so Ctrl-C typed at the terminal interrupts it."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # A shell starts a foreground command with Ctrl-C's signal at its default and unblocked, whatever the shell
+    # itself had; the test process may have inherited or left it otherwise (one full-tier run saw ^C ignored).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Terminal:
