@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import card_sums, passage
+from . import branch_awards, card_sums, passage
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -519,6 +519,7 @@ class Bounds:
                     v = self.env[name]
                     self.env[name] = attrs.evolve(v, latch=v.latch + tuple((tok, f) for f in flags))
         self._guards.append([test, True])
+        branch_awards.narrow(self, test)
         try:
             self.block(b, mult)
         finally:
@@ -814,6 +815,7 @@ class Bounds:
                         times = self.times_for_one_player(site)
                         terms.append((f"line {site.node.span.line}",
                                       *(card_sums.term(self, site, iv, times) or (*iv, times))))
+                terms = branch_awards.exclusive_terms(self, item.name, terms)
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
