@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, passage
+from . import branch_awards, card_sums, counters, passage
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -116,6 +116,7 @@ class Site:
 class Bounds:
     def __init__(self, tables: Tables, locations: list[int] | None = None):
         self.t = tables
+        self._read_done = False  # every statement's firings known (verify/counters.py reads them)
         self.flow = Flow(tables, locations)
         self.spec = tables.spec
         self.n = tables.n
@@ -177,6 +178,7 @@ class Bounds:
             self._zone_most = {}
             self.sites = []
             self._read()
+        self._read_done = True
 
     def _loop_passes(self) -> dict[tuple, int]:
         """Each while loop whose cap is proved out of reach (verify/termination.py, from this
@@ -1343,6 +1345,8 @@ class Bounds:
                 return _domain_interval(t.global_vars[name].domain)
             case ir.Attr(obj=obj, name=name) if self._card_field(obj, name) is not None:
                 return self._card_field(obj, name)
+            case ir.Attr(name=name) if self._read_done and counters.counter_interval(self, name) is not None:
+                return counters.counter_interval(self, name)
             case ir.Attr(name=name):
                 # every declaration that a `.name` can read: a field of the same
                 # name as a built-in (a card's `seat`) counts with the built-in
