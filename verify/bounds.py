@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, passage
+from . import branch_awards, card_sums, counters, passage, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -1306,6 +1306,9 @@ class Bounds:
             x = t.fields[c].get(name)
             if name in t.kind_states[t.kind[c]]:
                 iv = _domain_interval(t.state_domain[(t.kind[c], name)])
+                cap = state_caps.card_max(self, c, name) if self._read_done and iv is not None else None
+                if cap is not None and cap < iv[1]:  # what the rules that set it let it reach on this card
+                    iv = (iv[0], max(iv[0], cap))
             elif isinstance(x, int):  # a bool too
                 iv = (int(x), int(x))
             else:
