@@ -13,6 +13,10 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 
 
+# The state a `roll` sets (interpreter/state.py: apply_chance).
+ROLLED = "face"
+
+
 def card_max(bounds, card: int, field: str) -> int | None:
     """The most `card`'s state `field` can hold at any moment, or None when not known so."""
     cache = bounds.__dict__.setdefault("_state_cap_cache", {})
@@ -27,6 +31,8 @@ def _caps(bounds, field: str) -> dict[int, int] | None:
     t = bounds.t
     if field in t.player_vars or field in t.tokens or field not in t.state_default:
         return None
+    if field == ROLLED and any(isinstance(s.node, ir.Roll) for s in bounds.sites):
+        return None  # a roll writes the die's face with no `set`
     cards = [c for c in range(t.n_cards) if field in t.kind_states[t.kind[c]]]
     most: dict[int, int] = {}
     for c in cards:

@@ -45,3 +45,22 @@ def test_a_state_raised_with_no_limit_keeps_its_declared_range():
     """Raised with no test: the level is bounded only by its declared 9; four rounds reach 4."""
     text = GAUGES.replace("if c.level < c.gauge { set c.level += 1 }", "set c.level += 1")
     assert proved_and_best(text, "pts") == (9, 4)
+
+
+def test_a_rolled_face_is_not_read_as_set_only_by_its_sets():
+    """A die's face is written by `roll` too, not only by `set`: a face set to 1 and rolled keeps its declared 1..6, and a game reaches 6."""
+    text = """game "Roll" players 2..2
+component die "die" {
+  faces: 6..6 = 6
+  state face: 1..6 = 1
+}
+zone tray: per_player public unordered
+cards die per player in tray { 1 x faces = 6 }
+score pips "pips"
+rounds 1 {
+  for p in players { for d in p.tray { roll d  set d.face = 1  roll d } }
+}
+scoring { for p in players { award sum(d.face for d in p.tray) to p for pips } }
+winner among p in players by vp(p) desc else shared
+"""
+    assert proved_and_best(text, "pips") == (6, 6)
