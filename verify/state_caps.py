@@ -1,7 +1,7 @@
 """The most a card's state can reach, card by card, from the statements that set it: a state set
 outright to values up to V, and raised (`+= k`) only under a test `c.f < E` on the same card, is
-at most max(V, E - 1 + k, its start) on each card, E read for that card.  A roast level declared
-0..6 but raised only while below its card's gauge (2 to 4) is at most that gauge on each card.
+at most max(V, E - 1 + k, its start) on each card, E read for that card.  A level declared
+0..6 but raised only while below its card's printed limit (2 to 4) is at most that limit on each card.
 
 Read only once every statement is known (after Bounds has read the rules), like verify/counters.py."""
 
