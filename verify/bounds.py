@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import card_sums, passage
+from . import branch_awards, card_sums, counters, passage, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -116,6 +116,7 @@ class Site:
 class Bounds:
     def __init__(self, tables: Tables, locations: list[int] | None = None):
         self.t = tables
+        self._read_done = False  # every statement's firings known (verify/counters.py reads them)
         self.flow = Flow(tables, locations)
         self.spec = tables.spec
         self.n = tables.n
@@ -177,6 +178,7 @@ class Bounds:
             self._zone_most = {}
             self.sites = []
             self._read()
+        self._read_done = True
 
     def _loop_passes(self) -> dict[tuple, int]:
         """Each while loop whose cap is proved out of reach (verify/termination.py, from this
@@ -519,6 +521,7 @@ class Bounds:
                     v = self.env[name]
                     self.env[name] = attrs.evolve(v, latch=v.latch + tuple((tok, f) for f in flags))
         self._guards.append([test, True])
+        branch_awards.narrow(self, test)
         try:
             self.block(b, mult)
         finally:
@@ -814,6 +817,7 @@ class Bounds:
                         times = self.times_for_one_player(site)
                         terms.append((f"line {site.node.span.line}",
                                       *(card_sums.term(self, site, iv, times) or (*iv, times))))
+                terms = branch_awards.exclusive_terms(self, item.name, terms)
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
@@ -1302,6 +1306,9 @@ class Bounds:
             x = t.fields[c].get(name)
             if name in t.kind_states[t.kind[c]]:
                 iv = _domain_interval(t.state_domain[(t.kind[c], name)])
+                cap = state_caps.card_max(self, c, name) if self._read_done and iv is not None else None
+                if cap is not None and cap < iv[1]:  # what the rules that set it let it reach on this card
+                    iv = (iv[0], max(iv[0], cap))
             elif isinstance(x, int):  # a bool too
                 iv = (int(x), int(x))
             else:
@@ -1341,6 +1348,8 @@ class Bounds:
                 return _domain_interval(t.global_vars[name].domain)
             case ir.Attr(obj=obj, name=name) if self._card_field(obj, name) is not None:
                 return self._card_field(obj, name)
+            case ir.Attr(name=name) if self._read_done and counters.counter_interval(self, name) is not None:
+                return counters.counter_interval(self, name)
             case ir.Attr(name=name):
                 # every declaration that a `.name` can read: a field of the same
                 # name as a built-in (a card's `seat`) counts with the built-in

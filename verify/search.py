@@ -207,6 +207,7 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
     taken is one the game could draw, so the record is a real, replayable game."""
     rng = random.Random(f"soan/{seed}/course")
     k = [0]
+    widths: list[int] = []  # what widths_of would find by replaying the game, noted as it is played
 
     def wanted():
         i = k[0]
@@ -214,6 +215,7 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
         return course[i] if i < len(course) else None
 
     def choose(st, p, moves):
+        widths.append(len(moves))
         w = wanted()
         if isinstance(w, str):
             for i, m in enumerate(moves):
@@ -226,6 +228,7 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
     def chance(st, chance_rng):
         w = wanted()
         outcomes = st.chance_outcomes()
+        widths.append(0 if isinstance(outcomes, ShuffleOutcomes) else len(outcomes or ()))
         if isinstance(outcomes, ShuffleOutcomes):  # a shuffle: any order of the right length
             n = outcomes.n
             if isinstance(w, list) and sorted(w) == list(range(n)):
@@ -236,7 +239,9 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
             return possible[w % len(possible)] if w not in possible else w
         return st.sample_chance(rng)
 
-    return record_game(tables, seed, choose, ["search"] * tables.n, chance=chance)
+    rec = record_game(tables, seed, choose, ["search"] * tables.n, chance=chance)
+    rec.widths = widths
+    return rec
 
 
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
@@ -349,7 +354,10 @@ def _neighbour(step, width: int, rng: random.Random):
 
 
 def widths_of(tables: Tables, rec: GameRecord) -> list[int]:
-    """How many moves or outcomes each step of a game had (0 for a shuffle)."""
+    """How many moves or outcomes each step of a game had (0 for a shuffle).  A game play_course
+    played carries them already: no replay then."""
+    if getattr(rec, "widths", None) is not None:
+        return rec.widths
     out: list[int] = []
 
     def width(st: State) -> None:
