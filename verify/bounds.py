@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import card_sums, passage
+from . import card_sums, held, passage
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -143,6 +143,7 @@ class Bounds:
         # zone -> the most cards that ever arrive there (one player's, for a per-player zone), from a
         # first reading of the rules (see _arrivals); empty on that first reading
         self._caps: dict[str, int] = {}
+        self._held: dict[str, int] = {}  # per-player zone -> most cards held at once (verify/held.py)
         self._passes: dict[tuple, int] = {}  # a while loop's site -> the most passes one run makes (proved)
         self._capacity: dict[str, int] = {}  # a shared zone -> its declared capacity
         self._departures: dict = {}  # such a zone -> the steps that take cards from it (second reading)
@@ -169,7 +170,8 @@ class Bounds:
         passes = self._loop_passes()
         departures = self._area_departures()
         sinks = self._find_sinks()
-        if passes or departures or sinks or any(most < self._one_players(z) for z, most in caps.items()):
+        self._held = held.at_once(self)
+        if passes or departures or sinks or self._held or any(most < self._one_players(z) for z, most in caps.items()):
             # read again, every zone holding at most what can arrive there and every loop whose cap
             # is proved out of reach making at most the passes proved (bounds the first reading
             # proved, so the second stays sound)
@@ -1136,6 +1138,7 @@ class Bounds:
                 most = most if own is None else min(most, own)
             if zone in self._caps:
                 most = min(most, self._caps[zone])
+            most = min(most, self._held.get(zone, most))
             self._zone_most[key] = most
         return self._zone_most[key]
 
