@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import card_sums, held, passage
+from . import card_sums, held, pairs, passage
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -815,7 +815,8 @@ class Bounds:
                         iv = self.value_at(site, site.node.amount) or (None, None)
                         times = self.times_for_one_player(site)
                         terms.append((f"line {site.node.span.line}",
-                                      *(card_sums.term(self, site, iv, times) or (*iv, times))))
+                                      *(pairs.term(self, site, iv, times) or card_sums.term(self, site, iv, times)
+                                        or (*iv, times))))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
