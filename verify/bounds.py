@@ -842,12 +842,20 @@ class Bounds:
                 times = self.times_for_one_player(site)
                 if iv is None or times is None or iv[1] <= 0:
                     continue
-                parts.append((iv[1] * times, node.span.line, iv[1], times))
+                line = node.span.line
+                # once per card of a loop: what the solver was given (verify/pairs.py, card_sums.py)
+                paired = pairs.term(self, site, iv, times)
+                per = paired or card_sums.term(self, site, iv, times)
+                how = "pairs of matching cards" if paired else \
+                    f"once per card of a loop over up to {site.card_award.loop.size} cards" if per else ""
+                parts.append((per[1] * per[2], line, f"line {line} awards up to {per[1] * per[2]} in all for one "
+                              f"player ({how})") if per is not None else
+                             (iv[1] * times, line, f"line {line} awards up to {iv[1]} a time and may fire {times} "
+                              f"time{'s' if times != 1 else ''} for one player"))
         finally:
             self._scores_ready = ready
         parts.sort(key=lambda x: (-x[0], x[1]))
-        return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
-                f"for one player" for _, line, amount, times in parts[:most]]
+        return [text for _, _, text in parts[:most]]
 
     def times_for_one_player(self, site: Site) -> int | None:
         """How often an award (or a move or draw into a player's zone) can fire for one player:
