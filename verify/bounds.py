@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, passage, state_caps
+from . import branch_awards, card_sums, counters, held, pairs, passage, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -144,6 +144,7 @@ class Bounds:
         # zone -> the most cards that ever arrive there (one player's, for a per-player zone), from a
         # first reading of the rules (see _arrivals); empty on that first reading
         self._caps: dict[str, int] = {}
+        self._held: dict[str, int] = {}  # per-player zone -> most cards held at once (verify/held.py)
         self._passes: dict[tuple, int] = {}  # a while loop's site -> the most passes one run makes (proved)
         self._capacity: dict[str, int] = {}  # a shared zone -> its declared capacity
         self._departures: dict = {}  # such a zone -> the steps that take cards from it (second reading)
@@ -170,7 +171,8 @@ class Bounds:
         passes = self._loop_passes()
         departures = self._area_departures()
         sinks = self._find_sinks()
-        if passes or departures or sinks or any(most < self._one_players(z) for z, most in caps.items()):
+        self._held = held.at_once(self)
+        if passes or departures or sinks or self._held or any(most < self._one_players(z) for z, most in caps.items()):
             # read again, every zone holding at most what can arrive there and every loop whose cap
             # is proved out of reach making at most the passes proved (bounds the first reading
             # proved, so the second stays sound)
@@ -816,7 +818,8 @@ class Bounds:
                         iv = self.value_at(site, site.node.amount) or (None, None)
                         times = self.times_for_one_player(site)
                         terms.append((f"line {site.node.span.line}",
-                                      *(card_sums.term(self, site, iv, times) or (*iv, times))))
+                                      *(pairs.term(self, site, iv, times) or card_sums.term(self, site, iv, times)
+                                        or (*iv, times))))
                 terms = branch_awards.exclusive_terms(self, item.name, terms)
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
@@ -843,12 +846,20 @@ class Bounds:
                 times = self.times_for_one_player(site)
                 if iv is None or times is None or iv[1] <= 0:
                     continue
-                parts.append((iv[1] * times, node.span.line, iv[1], times))
+                line = node.span.line
+                # once per card of a loop: what the solver was given (verify/pairs.py, card_sums.py)
+                paired = pairs.term(self, site, iv, times)
+                per = paired or card_sums.term(self, site, iv, times)
+                how = "pairs of matching cards" if paired else \
+                    f"once per card of a loop over up to {site.card_award.loop.size} cards" if per else ""
+                parts.append((per[1] * per[2], line, f"line {line} awards up to {per[1] * per[2]} in all for one "
+                              f"player ({how})") if per is not None else
+                             (iv[1] * times, line, f"line {line} awards up to {iv[1]} a time and may fire {times} "
+                              f"time{'s' if times != 1 else ''} for one player"))
         finally:
             self._scores_ready = ready
         parts.sort(key=lambda x: (-x[0], x[1]))
-        return [f"line {line} awards up to {amount} a time and may fire {times} time{'s' if times != 1 else ''} "
-                f"for one player" for _, line, amount, times in parts[:most]]
+        return [text for _, _, text in parts[:most]]
 
     def times_for_one_player(self, site: Site) -> int | None:
         """How often an award (or a move or draw into a player's zone) can fire for one player:
@@ -1140,6 +1151,7 @@ class Bounds:
                 most = most if own is None else min(most, own)
             if zone in self._caps:
                 most = min(most, self._caps[zone])
+            most = min(most, self._held.get(zone, most))
             self._zone_most[key] = most
         return self._zone_most[key]
 
