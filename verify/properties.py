@@ -42,13 +42,11 @@ NEAR_STEPS_PER_GAME = 900
 COOPERATIVE_STEPS_PER_GAME = 1500
 # the cooperative climbs aimed at single loose items (verify/climb.py, item_objective): how many
 # items (those nearest the line of 'within 2x' first), engine steps per game of --games for each,
-# and the beam's shape (narrow, no look-ahead: long games would spend a wide beam before their end);
-# the work comes out of the full climbs on items already within 2x (a climb there can only make one
-# tight, never loose), which get ITEM_EVALS_PER_GAME evaluations per game of --games, not 10
-ITEM_CLIMBS = 2
+# and the beam's shape (narrow, no look-ahead: a game of 450 steps spends a beam of 8 before its
+# end, and one of 4 got further on Pitmaster: idea 7 -> 10 of 18 at 4 players)
+ITEM_CLIMBS = 1
 ITEM_STEPS_PER_GAME = 100
-ITEM_SHAPE = (8, 6, 0, 0)
-ITEM_EVALS_PER_GAME = 5
+ITEM_SHAPE = (4, 6, 0, 0)
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -353,8 +351,7 @@ class Verifier:
         for k, (key, sign, goal, short) in enumerate(gaps):
             if self.max_games is not None:  # a number of evaluations; the wall clock only as the outer limit
                 seconds = max(0.0, self.budget - (time.perf_counter() - self.started))
-                evals = self.max_games * (NEAR_EVALS_PER_GAME if short else 10 if key == "total"
-                                          or self._fit_of(key, item_bounds) == "loose" else ITEM_EVALS_PER_GAME)
+                evals = self.max_games * (NEAR_EVALS_PER_GAME if short else 10)
                 # the short climbs share one budget of steps: long games and many loose items, fewer each
                 steps = self.max_games * NEAR_STEPS_PER_GAME // len(near) if short else None
             else:

@@ -66,19 +66,21 @@ def test_the_item_climb_reaches_the_larders_top_and_the_total_climb_does_not():
     assert by_total.result["breakdown"][top]["larder"] < 15
 
 
-def test_verify_lifts_the_loose_larder_to_within_2x_only_with_the_item_climb(monkeypatch):
-    """At --games 30 verify proves the larder 0..30 and, with the item climbs, witnesses at least 15 (within 2x);
-    with no item climbs the games it plays keep fewer than 15 and the item stays loose."""
+def test_verify_makes_the_loose_larder_tight_only_with_the_item_climb(monkeypatch, tmp_path):
+    """At --games 30 verify proves the larder 0..30 and, with the item climb, witnesses 30 (tight, its hand-known
+    top) in a game that replays; with no item climb the games it plays keep fewer than 15 and the item stays loose."""
     tables = _tables()
 
-    def larder_finding():
-        r = verify(tables, 600, 0, only={"score"}, max_games=30)
-        return next(f for f in r["findings"] if f["subject"] == "item larder")["bounds"]
+    def larder_finding(witness_dir=None):
+        r = verify(tables, 600, 0, only={"score"}, max_games=30, witness_dir=witness_dir)
+        return next(f for f in r["findings"] if f["subject"] == "item larder")
 
-    got = larder_finding()
-    assert got["proved"] == [0, 30] and got["witnessed"][1] >= 15 and got["fit"] in ("within 2x", "tight")
+    got = larder_finding(tmp_path)
+    assert got["bounds"]["proved"] == [0, 30] and got["bounds"]["witnessed"][1] == 30
+    assert got["bounds"]["fit"] == "tight"
+    assert _larder(api.replay(tables, api.load_log(got["witness"]))) == 30
     monkeypatch.setattr(properties, "ITEM_CLIMBS", 0)
-    without = larder_finding()
+    without = larder_finding()["bounds"]
     assert without["witnessed"][1] < 15 and without["fit"] == "loose"
 
 
@@ -86,8 +88,8 @@ def test_a_penalty_item_is_climbed_towards_its_minimum():
     """item_objective with sign -1 values a state by the lowest item score (negated), so reach() aimed at an
     item's minimum drives it down: the feast falls to 0 for a player who keeps all thirty picks, and it replays."""
     tables = _tables()
-    value, rec = climb.reach(tables, "item:feast", -1, 0, seed=0, max_work=8_000,
-                             objective=climb.item_objective("feast", -1, 2), shape=properties.ITEM_SHAPE,
+    value, rec = climb.reach(tables, "item:feast", -1, 0, seed=0, max_work=20_000,
+                             objective=climb.item_objective("feast", -1, 2), shape=(8, 6, 0, 0),
                              choose_chance=False)
     assert value == 0 and min(b["feast"] for b in rec.result["breakdown"].values()) == 0
     assert api.replay(tables, rec.log).result == rec.result
