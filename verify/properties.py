@@ -398,6 +398,8 @@ class Verifier:
                 continue
             sign, goal = (1, hi.value) if hi.value > 0 else (-1, lo.value)  # a penalty: its minimum
             seen = sign * self._seen(key, sign)
+            if sign * goal <= 0 or seen >= sign * goal:  # nothing to climb (or a proof a game contradicts)
+                continue
             loose.append((-seen / (sign * goal), name, sign, goal))
         for _, name, sign, goal in sorted(loose)[:ITEM_CLIMBS]:
             key = f"item:{name}"
