@@ -42,8 +42,8 @@ NEAR_STEPS_PER_GAME = 900
 COOPERATIVE_STEPS_PER_GAME = 1500
 # the cooperative climbs aimed at single loose items (verify/climb.py, item_objective): how many
 # items (those nearest the line of 'within 2x' first), engine steps per game of --games for each,
-# and the beam's shape (narrow, no look-ahead: a game of 450 steps spends a beam of 8 before its
-# end, and one of 4 got further on Pitmaster: idea 7 -> 10 of 18 at 4 players)
+# and the beam's shape (narrow, no look-ahead: on a shipped spec of 450-step games a beam of 8
+# spends its work before the game's end, and one of 4 lifts more: an item from 7 to 10 of 18)
 ITEM_CLIMBS = 1
 ITEM_STEPS_PER_GAME = 100
 ITEM_SHAPE = (4, 6, 0, 0)
