@@ -65,6 +65,26 @@ def score_objective(key: str, sign: int, n: int) -> Callable[[State], tuple]:
     return value
 
 
+def item_objective(name: str, sign: int, n: int) -> Callable[[State], tuple]:
+    """A state's value for one score item: the best seat's item score (times `sign`) if the
+    game's end-of-game scoring ran now, then that seat's total.  An item that scores only
+    once a set is complete (a bonus, a judged dish) shows nothing for most of the game; the
+    seat's total, which grows with what it builds, keeps the beam moving until it does."""
+    score_rng = random.Random(0)
+    item = f"item:{name}"
+
+    def value(st: State) -> tuple:
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:  # a scoring that cannot run yet: such a state ranks last
+            return (float("-inf"), float("-inf"))
+        vals = [sign * v for v in seat_values(done.result, item, n)]
+        totals = seat_values(done.result, "total", n)
+        i = max(range(n), key=lambda j: (vals[j], totals[j]))
+        return (vals[i], totals[i])
+    return value
+
+
 def supply_objective(token: str, supply: int) -> Callable[[State], tuple]:
     """A state's value for a token supply: how many of its `supply` tokens are out (held by
     the players, on cards, anywhere but the supply), and `supply + 1` once a give found it
