@@ -7,15 +7,20 @@ Here the game grows one round at a time: from the kept state, the rest of the
 round is played out (every decision and chance event, the setup's too, as one
 course), the course's steps improved one at a time by coordinate ascent (each
 other move of a decision, other outcome of a chance event, a few swaps of a
-shuffle; the rest of the round following the old course by its moves' labels
-where it still fits), valued by the objective where the round ends.  The best
+shuffle; the rest of the round following the old course, each step taken
+where the same seat is asked at the same rule, so a change that adds or skips a
+follow-up choice leaves the rest as it was), valued by the objective where the
+round ends.  The objective may count more than the tokens out: what the
+players hold that a rule turns into tokens (potential_objective), so a card
+bought in one round for a sale in a later one is worth keeping.  The best
 round is kept and the next one searched from its end.  A round is what the
 rules call one (State.round); a game without rounds is searched in windows of
 a fixed number of steps.
 
 This finds what a greedy beam cannot when the objective moves only at a
-round's end, but each round's gain must show by that round's end: a plan that
-saves for several rounds is beyond it (say so, do not rely on it).
+round's end, but each round's gain must show by that round's end (in tokens or
+in what is held): a plan whose worth depends on which cards were gathered
+rounds before (all of one type, for one later sale) is beyond it.
 
 Work is counted in engine steps (steps played, each valuation one), never in
 seconds.  The game returned is recorded as played (climb.follow) and replays
@@ -41,51 +46,58 @@ RESTARTS = 4
 ALTERNATIVES = 8
 SWEEPS = 3
 WINDOW = 400
+RESYNC = 16
 
 
 def _segment(start: State, course: list, rng: random.Random) -> tuple[State, list, list]:
     """The rules played from `start` to the next round's start (or the game's end, or WINDOW
-    steps), following `course` where it fits (a decision by its move's label, a chance event by
-    its outcome when possible), drawn from `rng` past it.  Returns the state reached, the steps
-    taken (a decision's move index, a chance event's outcome) and what each step offered (a
-    decision's labels; a roll's or pick's possible outcomes; a shuffle's card count, negative)."""
+    steps), following `course` where it fits, drawn from `rng` elsewhere.  `course` holds
+    (where, what) pairs: where a step is asked (a decision's seat and rule site, a chance
+    event's kind and text), and a decision's move by its label or a chance event's outcome.
+    Each step takes the next pair of the course asked at the same place within RESYNC pairs
+    (a changed step that adds or skips a decision, such as an option with a follow-up choice,
+    leaves the rest of the round as it was).  Returns the state reached, the steps taken (a
+    decision's move index, a chance event's outcome) and the course they make, each pair with
+    what its step offered (a decision's labels; a roll's or pick's possible outcomes; a
+    shuffle's card count, negative)."""
     st = start.clone()
     first = st.round
     taken: list = []
-    offered: list = []
+    made: list = []
     decided = False
+    j = 0
     while not st.is_terminal() and len(taken) < WINDOW:
         if decided and st.round != first:
             break
-        if not decided and st.current_player() != CHANCE:
+        chance = st.current_player() == CHANCE
+        if not decided and not chance:
             first = st.round  # the setup's chance events go with the first round played
-        k = len(taken)
-        want = course[k] if k < len(course) else None
-        if st.current_player() == CHANCE:
+        p = st.pending
+        where = ("chance", p.kind, p.text) if chance else (p.player, p.site)
+        want = None
+        for i in range(j, min(len(course), j + RESYNC)):
+            if course[i][0] == where:
+                want, j = course[i][1], i + 1
+                break
+        if chance:
             oc = st.chance_outcomes()
             if isinstance(oc, ShuffleOutcomes):
-                offered.append(-oc.n)
+                offer = -oc.n
                 t = list(want) if isinstance(want, list) and sorted(want) == list(range(oc.n)) else oc.sample(rng)
             else:
-                possible = [i for i, (_, p) in enumerate(oc) if p > 0]
-                offered.append(possible)
-                t = want if isinstance(want, int) and want in possible else rng.choice(possible)
+                offer = [i for i, (_, pr) in enumerate(oc) if pr > 0]
+                t = want if isinstance(want, int) and not isinstance(want, bool) and want in offer \
+                    else rng.choice(offer)
             st.apply_chance(t)
+            made.append((where, t, offer))
         else:
-            labels = [m.label for m in st.legal_moves()]
-            offered.append(labels)
-            t = labels.index(want) if isinstance(want, str) and want in labels else rng.randrange(len(labels))
+            offer = [m.label for m in st.legal_moves()]
+            t = offer.index(want) if isinstance(want, str) and want in offer else rng.randrange(len(offer))
             st.apply(t)
+            made.append((where, offer[t], offer))
             decided = True
         taken.append(t)
-    return st, taken, offered
-
-
-def _labelled(taken: list, offered: list) -> list:
-    """A course to follow again: a decision's move by its label (a change earlier in the round may
-    reorder the moves), a chance event's outcome as taken."""
-    return [offered[k][t] if isinstance(offered[k], list) and isinstance(t, int) and offered[k]
-            and isinstance(offered[k][0], str) else t for k, t in enumerate(taken)]
+    return st, taken, made
 
 
 def extend(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
@@ -120,29 +132,27 @@ def extend(tables: Tables, objective: Callable[[State], tuple], seed: int, max_s
                 found = (v, *got)
         if found is None:
             return None
-        v, end, taken, offered = found
+        v, end, taken, made = found
         for _ in range(SWEEPS):
             improved = False
             k = 0
             while k < len(taken) and spent < max_steps:
-                o = offered[k]
-                if isinstance(o, list) and o and isinstance(o[0], str):
-                    alts = [i for i in range(len(o)) if i != taken[k]]
-                elif isinstance(o, list):
-                    alts = [i for i in o if i != taken[k]]
+                where, chosen, o = made[k]
+                if isinstance(o, list):
+                    alts = [x for x in o if x != chosen]
                 else:
                     alts = []
-                    for _ in range(min(ALTERNATIVES, o * o)):
-                        perm = list(taken[k])
+                    for _ in range(ALTERNATIVES if o <= -2 else 0):
+                        perm = list(chosen)
                         a, b = rng.sample(range(len(perm)), 2)
                         perm[a], perm[b] = perm[b], perm[a]
                         alts.append(perm)
                 if len(alts) > ALTERNATIVES:
                     alts = rng.sample(alts, ALTERNATIVES)
-                course = _labelled(taken, offered)
+                course = [(w, x) for w, x, _ in made]
                 for a in alts:
                     cand = list(course)
-                    cand[k] = o[a] if isinstance(o, list) and o and isinstance(o[0], str) else a
+                    cand[k] = (where, a)
                     try:
                         got = _segment(st, cand, rng)
                     except SpecRuntimeError:
@@ -150,7 +160,7 @@ def extend(tables: Tables, objective: Callable[[State], tuple], seed: int, max_s
                     spent += len(got[1]) + 1
                     gv = objective(got[0])
                     if gv > v:
-                        v, end, taken, offered = gv, *got
+                        v, end, taken, made = gv, *got
                         improved = True
                         break
                 k += 1
