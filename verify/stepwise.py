@@ -1,8 +1,8 @@
 """Round by round: a cooperative search that keeps one game and extends it a round at a time.
 
 The beam (verify/climb.py) values every state by an objective read at once,
-so a move whose worth shows only many steps later (a chip tossed onto a spot
-now, for a sale that round's market pays on it) is told apart only by chance.
+so a move whose worth shows only many steps later (a piece placed now where a
+payment later in the round counts it) is told apart only by chance.
 Here the game grows one round at a time: from the kept state, the rest of the
 round is played out (every decision and chance event, the setup's too, as one
 course), the course's steps improved one at a time by coordinate ascent (each
