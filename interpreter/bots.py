@@ -88,7 +88,7 @@ class GreedyBot:
         for i in range(len(info.moves)):
             s = sample.clone()
             s.apply(i)
-            s, value = self._follow_up(s, ev, rng)
+            s, value = self._follow_up_valued(s, ev, rng)
             if value is None:
                 value = ev.outcome(s, rng, spare=True).key(self.seat)  # s is this move's own copy
             if best_value is None or value > best_value:
@@ -97,9 +97,13 @@ class GreedyBot:
                 best.append(i)
         return best[0] if len(best) == 1 else rng.choice(best)
 
-    def _follow_up(self, s: State, ev, rng: random.Random) -> tuple[State, tuple | None]:
+    def _follow_up(self, s: State, ev, rng: random.Random) -> State:
         """`s` played on while the seat decides again at once: each follow-up the one that ends best one step ahead
-        (the first of equals, so no draw is spent).  With it, the value of where it ends, where already known:
+        (the first of equals, so no draw is spent)."""
+        return self._follow_up_valued(s, ev, rng)[0]
+
+    def _follow_up_valued(self, s: State, ev, rng: random.Random) -> tuple[State, tuple | None]:
+        """`_follow_up`, with the value of where it ends, where already known:
         the last follow-up's best copy was that very position, and an ending that drew no chance event gives
         it again without drawing (so scoring it twice would change nothing, not even the stream of draws)."""
         seat = self.seat
