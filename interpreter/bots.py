@@ -88,8 +88,9 @@ class GreedyBot:
         for i in range(len(info.moves)):
             s = sample.clone()
             s.apply(i)
-            s = self._follow_up(s, ev, rng)
-            value = ev.outcome(s, rng, spare=True).key(self.seat)  # s is this move's own copy
+            s, value = self._follow_up_valued(s, ev, rng)
+            if value is None:
+                value = ev.outcome(s, rng, spare=True).key(self.seat)  # s is this move's own copy
             if best_value is None or value > best_value:
                 best, best_value = [i], value
             elif value == best_value:
@@ -99,7 +100,14 @@ class GreedyBot:
     def _follow_up(self, s: State, ev, rng: random.Random) -> State:
         """`s` played on while the seat decides again at once: each follow-up the one that ends best one step ahead
         (the first of equals, so no draw is spent)."""
+        return self._follow_up_valued(s, ev, rng)[0]
+
+    def _follow_up_valued(self, s: State, ev, rng: random.Random) -> tuple[State, tuple | None]:
+        """`_follow_up`, with the value of where it ends, where already known:
+        the last follow-up's best copy was that very position, and an ending that drew no chance event gives
+        it again without drawing (so scoring it twice would change nothing, not even the stream of draws)."""
         seat = self.seat
+        known = None
         for _ in range(self.FOLLOW_UPS):
             pending = s.pending
             if not isinstance(pending, Decision) or pending.player != seat or s.is_terminal():
@@ -107,16 +115,19 @@ class GreedyBot:
             moves = pending.moves
             if len(moves) == 1:
                 s.apply(0)
+                known = None
                 continue
-            best_i, best_value = 0, None
+            best_i, best_value, best_pure = 0, None, False
             for j in range(len(moves)):
                 c = s.clone()
                 c.apply(j)
-                value = ev.outcome(c, rng, spare=True).key(seat)
+                drawn = [0]
+                value = ev.outcome(c, rng, spare=True, drawn=drawn).key(seat)
                 if best_value is None or value > best_value:
-                    best_i, best_value = j, value
+                    best_i, best_value, best_pure = j, value, not drawn[0]
             s.apply(best_i)
-        return s
+            known = best_value if best_pure else None
+        return s, known
 
 
 class RolloutBot:

@@ -82,11 +82,14 @@ class Evaluator:
 
     # ---- outcomes ----------------------------------------------------------------------------
 
-    def outcome(self, state: State, rng: random.Random | None = None, spare: bool = False) -> Outcome:
+    def outcome(self, state: State, rng: random.Random | None = None, spare: bool = False,
+                drawn: list | None = None) -> Outcome:
         """The outcome of `state`, finished or as if it ended now.  With
         `spare`, the caller will not use `state` again, so the ending runs on
-        it in place instead of on a copy."""
-        s = state if state.is_terminal() else finish_now(state, rng or random.Random(0), spare)
+        it in place instead of on a copy.  With `drawn`, the chance events the
+        ending sampled are counted in drawn[0] (none: the outcome is a function
+        of the position alone, and ending it again would draw nothing)."""
+        s = state if state.is_terminal() else finish_now(state, rng or random.Random(0), spare, drawn)
         n = self.n
         share = [0.0] * n
         res = s.result
@@ -165,10 +168,11 @@ class Evaluator:
         return [o.soft(i, self.n) for i in range(self.n)]
 
 
-def finish_now(state: State, rng: random.Random, spare: bool = False) -> State:
+def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None) -> State:
     """`state` (or a copy) with the end-of-game scoring and winner line run now
     (or, if they are running, run on to their end).  Choices inside the
-    scoring take the first legal move; chance is sampled."""
+    scoring take the first legal move; chance is sampled (and counted in
+    drawn[0] where given)."""
     s = state if spare else state.clone()
     if not s.ending:  # already in the end-of-game scoring: carry on with it rather than score twice
         s.pending = None
@@ -177,6 +181,8 @@ def finish_now(state: State, rng: random.Random, spare: bool = False) -> State:
     steps = 0
     while not s.is_terminal() and steps < SCORING_STEPS:
         if s.current_player() == CHANCE:
+            if drawn is not None:
+                drawn[0] += 1
             s.apply_chance(s.sample_chance(rng))
         else:
             s.apply(0)

@@ -33,13 +33,15 @@ def greedy_ranking(s: State, ev, rng: random.Random) -> list[int]:
     """The moves offered at `s` (a decision), best first for the seat deciding, as greedy judges them one step
     ahead (its follow-ups played); equals in a random order drawn from `rng`."""
     p = s.pending.player
-    follow = GreedyBot(p, rng)._follow_up
+    follow = GreedyBot(p, rng)._follow_up_valued
     scored = []
     for i in range(len(s.pending.moves)):
         c = s.clone()
         c.apply(i)
-        c = follow(c, ev, rng)
-        scored.append((ev.outcome(c, rng, spare=True).key(p), rng.random(), i))
+        c, value = follow(c, ev, rng)
+        if value is None:  # not already scored as the last follow-up's best copy
+            value = ev.outcome(c, rng, spare=True).key(p)
+        scored.append((value, rng.random(), i))
     scored.sort(reverse=True)
     return [i for _, _, i in scored]
 
