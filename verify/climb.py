@@ -25,7 +25,7 @@ the witness.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Callable, Iterator
 
 from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.evaluate import finish_now
@@ -224,6 +224,14 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
 def _finish(nd: _Node, rng: random.Random, work: list) -> _Node:
     """The node's game played on to its end at random (its value kept: a settled one)."""
     st, path = nd.state.clone(), nd.path
+    for t in play_out(st, rng):
+        path = (path, t)
+        work[0] += 1
+    return _Node(st, path, nd.value)
+
+
+def play_out(st: State, rng: random.Random) -> Iterator[int]:
+    """`st` played on to its end at random, in place: each step's move or chance outcome as it is taken."""
     while not st.is_terminal():
         if st.current_player() == CHANCE:
             t = st.sample_chance(rng)
@@ -231,9 +239,7 @@ def _finish(nd: _Node, rng: random.Random, work: list) -> _Node:
         else:
             t = rng.randrange(len(st.legal_moves()))
             st.apply(t)
-        path = (path, t)
-        work[0] += 1
-    return _Node(st, path, nd.value)
+        yield t
 
 
 def follow(tables: Tables, steps: list, seed: int) -> GameRecord:

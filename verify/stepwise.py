@@ -38,7 +38,7 @@ from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
-from .climb import follow
+from .climb import follow, play_out
 
 # a round searched: random courses to start from, then sweeps of single changes, each step trying
 # at most ALTERNATIVES others; WINDOW steps make a "round" where the rules have none (or one runs long)
@@ -169,14 +169,7 @@ def extend(tables: Tables, objective: Callable[[State], tuple], seed: int, max_s
         st = end
         steps += taken
         best_v = max(best_v, v)
-    while not st.is_terminal():  # played out at random: the witness is a whole game
-        if st.current_player() == CHANCE:
-            t = st.sample_chance(rng)
-            st.apply_chance(t)
-        else:
-            t = rng.randrange(len(st.legal_moves()))
-            st.apply(t)
-        steps.append(t)
+    steps.extend(play_out(st, rng))  # played out at random: the witness is a whole game
     rec = follow(tables, steps, rng.randrange(2**31))
     if on_game is not None:
         on_game(rec)
