@@ -39,6 +39,7 @@ from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
 from .climb import follow, play_out
+from .waiting import waiting_count
 
 # a round searched: random courses to start from, then sweeps of single changes, each step trying
 # at most ALTERNATIVES others; WINDOW steps make a "round" where the rules have none (or one runs long)
@@ -47,6 +48,8 @@ ALTERNATIVES = 8
 SWEEPS = 3
 WINDOW = 400
 RESYNC = 16
+# a card waiting for a give of the token, against a token out (potential_objective)
+WAITING_WEIGHT = 0.5
 
 
 def _segment(start: State, course: list, rng: random.Random) -> tuple[State, list, list]:
@@ -204,9 +207,13 @@ def potential_objective(tables: Tables, token: str, supply: int) -> Callable[[St
     slots = [tables.slot_of[(z, i)] for z in sorted(zones) for i in range(tables.n)
              if (z, i) in tables.slot_of]
     share = supply / max(1, len(tables.C))
+    # cards that pass the tests on the way to a give of the token, worth less than a token out (a
+    # layout that keeps more of them waiting, for a give in a later round: verify/waiting.py)
+    waiting = waiting_count(tables, token)
 
     def value(st: State) -> tuple:
         if any(k == "short_supply" and site[0] == token for k, site in st.first_marks):
             return (1, supply + 1)
-        return (0, supply - st.supply[token] + share * sum(len(st.zones[s]) for s in slots))
+        held = share * sum(len(st.zones[s]) for s in slots)
+        return (0, supply - st.supply[token] + held + (WAITING_WEIGHT * waiting(st) if waiting else 0))
     return value

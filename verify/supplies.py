@@ -26,6 +26,7 @@ from .deck_uses import fits_per_resolution
 from .findings import Finding
 from .flow import opening_steps
 from .ledger import ledger
+from .marked import marked
 from .refill import parent_blocks, refilled_before
 from .search import Witness, observe, pile_drawn, tokens_out
 from .setup_counts import SetupCounts
@@ -68,6 +69,13 @@ def check(v: Verifier) -> list[Finding]:
                 h = max(one, key=lambda h: h.most)
                 out.append(Finding("supplies", name, "proved", claim, h.reason(), bounds={"supply": supply, "most_out": h.most}))
                 continue
+            # ... counted only on the cards a give can reach (verify/marked.py)
+            marks = [marked(b, h) if h is not None else None for b, h in zip(v.bs, one)]
+            if all(m is not None and m.most <= supply for m in marks):
+                k = max(range(len(marks)), key=lambda i: marks[i].most)
+                out.append(Finding("supplies", name, "proved", claim, marks[k].reason(one[k]),
+                                   bounds={"supply": supply, "most_out": marks[k].most}))
+                continue
         w = _short_supply(v, name)
         if w is None and proof.status != "proved":  # push games towards taking every token out
             v._push(f"the supply of {name}", _supply_pressure(name, supply), goal=supply + 1,
@@ -92,7 +100,7 @@ def check(v: Verifier) -> list[Finding]:
                                depends_on=depends + sorted(w.record.log["consulted_rulings"])))
         else:
             out.append(Finding("supplies", name, "unknown", claim,
-                               f"{proof.reason}{_too_many_cards(one)}; not seen short in {v.s.games} games "
+                               f"{proof.reason}{_too_many_cards(one, marks)}; not seen short in {v.s.games} games "
                                f"(when short: {rule})",
                                bounds={"supply": supply, "demand_allowed": proof.value}, depends_on=depends))
     piles: dict[str, list] = {}
@@ -133,12 +141,17 @@ def check(v: Verifier) -> list[Finding]:
                                f"{v.s.games} games"))
     return out
 
-def _too_many_cards(one) -> str:
+def _too_many_cards(one, marks=None) -> str:
     """What the one-token-per-card ledger read, when it holds but allows more than the supply."""
     if not one or any(h is None for h in one):
         return ""
     h = max(one, key=lambda h: h.most)
-    return f"; one token per card of {h.zone} whose {h.field} is above {h.lowest}, and up to {h.most} such cards"
+    said = f"; one token per card of {h.zone} whose {h.field} is above {h.lowest}, and up to {h.most} such cards"
+    if marks and all(m is not None for m in marks):
+        m = max(marks, key=lambda m: m.most)
+        said += (f" (of them at most {m.most} whose {m.field} is {m.value}, the only cards a give reaches: "
+                 f"{m.setup} from the setup and {m.rounds} moved in by the rounds)")
+    return said
 
 def _short_supply(v: Verifier, name: str) -> Witness | None:
     return next((w for (k, site), w in v.s.marks.items() if k == "short_supply" and site[0] == name), None)
