@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, pairs, passage, state_caps
+from . import branch_awards, card_sums, counters, held, matched_sums, pairs, passage, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -1428,6 +1428,9 @@ class Bounds:
                     his = sorted((max(0, x[1]) for x in each), reverse=True)[:s]
                     los = sorted(min(0, x[0]) for x in each)[:s]
                     out = (sum(los), sum(his)) if out is None else (max(out[0], sum(los)), min(out[1], sum(his)))
+                pairs_most = matched_sums.most(self, e)  # matching pairs of two lists (verify/matched_sums.py)
+                if pairs_most is not None:
+                    out = (0, pairs_most) if out is None else (min(out[0], pairs_most), min(out[1], pairs_most))
                 return out
             case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
                 if value is None:
