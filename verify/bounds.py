@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_sums, pairs, passage, state_caps
+from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, pairs, passage, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -655,9 +655,11 @@ class Bounds:
                 card_loop = card_sums.enter(self, coll, var, mult, size, body)
                 if card_loop is not None:
                     self._card_loops.append(card_loop)
+                guard_keys = matched_guard.enter(self, s, mult, size)  # branches on one printed value a run
                 try:
                     self.loop(body, mult, size, bind)
                 finally:
+                    matched_guard.leave(self, guard_keys)
                     if card_loop is not None:
                         self._card_loops.pop()
                     if tok is not None:
@@ -692,7 +694,8 @@ class Bounds:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b, test=test: self._guarded(test, b, self._one_round(test, mult), s))
+                    runs.append(lambda b=b, test=test: self._guarded(
+                        test, b, matched_guard.cap(self, s, test, self._one_round(test, mult)), s))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
