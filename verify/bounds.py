@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, pairs, passage, state_caps
+from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, owned_groups, pairs, passage, replaced, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -167,11 +167,14 @@ class Bounds:
             for k, st in enumerate(stmts):
                 self._stages[id(st)] = (region, k)
         self._read()
+        self._held = held.at_once(self)
+        for more in (owned_groups.at_once(self), replaced.at_once(self)):  # shared areas; swaps with a deck
+            self._held.update({z: min(m, self._held.get(z, m)) for z, m in more.items()})
+        self._zone_most = {}  # what arrives and how often loops run, reading those counts held at once
         caps = self._arrivals()
         passes = self._loop_passes()
         departures = self._area_departures()
         sinks = self._find_sinks()
-        self._held = held.at_once(self)
         if passes or departures or sinks or self._held or any(most < self._one_players(z) for z, most in caps.items()):
             # read again, every zone holding at most what can arrive there and every loop whose cap
             # is proved out of reach making at most the passes proved (bounds the first reading
