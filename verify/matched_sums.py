@@ -27,8 +27,41 @@ INLINE_DEPTH = 8
 
 
 def most(bounds, e: ir.Agg) -> int | None:
-    """The largest value of the sum `e` when it is such a sum (else None), where the locals are as
-    `bounds.env` says."""
+    """The largest value of the sum `e` when it is such a sum, or a sum over the cards printed with
+    one value (see `_one_value`), else None; the locals are as `bounds.env` says."""
+    found = [x for x in (_pairs(bounds, e), _one_value(bounds, e)) if x is not None]
+    return min(found) if found else None
+
+
+def _one_value(bounds, e: ir.Agg) -> int | None:
+    """`sum(value for c in L where c.f == v)` with v one value for the whole sum (it does not read
+    c) and f printed: only the cards printed f = v count, so at most the largest values of as many
+    cards as L holds, within one value's cards (a favourite suit's eight cards, not the eight best
+    of all suits).  Only for values never below 0 (the sum's least is then 0)."""
+    field = None
+    for x in conjuncts(e.where):
+        if isinstance(x, ir.BinOp) and x.op == "==":
+            for a, b in ((x.left, x.right), (x.right, x.left)):
+                if isinstance(a, ir.Attr) and a.obj == ir.Local(e.var) and not _mentions(b, e.var):
+                    field = a.name
+    if field is None:
+        return None
+    listed = ir.ListComp(e.var, e.coll, e.where, None)
+    zc, size = bounds._zone_cards(listed), bounds.size(listed)
+    per = bounds._per_card(listed, e.var, e.value)
+    if zc is None or size is None or per is None or any(iv[0] < 0 for iv in per):
+        return None
+    groups: dict = {}
+    for c, iv in zip(zc[1], per):
+        v = _printed(bounds.t, c, field)
+        if v is _UNKNOWN:
+            return None
+        groups.setdefault(v, []).append(iv[1])
+    return max((sum(sorted(g, reverse=True)[:size]) for g in groups.values()), default=0)
+
+
+def _pairs(bounds, e: ir.Agg) -> int | None:
+    """The largest value of a sum of matching pairs (see the module's docstring), else None."""
     value = _expand(bounds, e.value, INLINE_DEPTH)
     coll_a = _expand(bounds, e.coll, INLINE_DEPTH)
     if value is None or coll_a is None:

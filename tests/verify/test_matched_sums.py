@@ -60,3 +60,46 @@ def test_a_match_on_a_state_is_not_counted_from_the_printed_field():
     spec = spec.replace("count(c in cs where c.colour == k)", "count(c in cs where c.glaze == k)")
     hi, best = proved_and_best(spec, "synergy")
     assert hi == 9 and best >= 2
+
+
+# Each player takes two cards of six (red 3, 1, 1 and blue 3, 1, 1) and names a colour; a hand scores
+# the values of its cards of that colour.  Two cards of one colour are worth at most 3 + 1 = 4 (not
+# the 3 + 3 of the best two cards of any colours), and a game reaches 4.
+FAVOURITE = """game "Favourite" players 2..2
+enum colour = red, blue
+component card "card" { colour: colour
+  value: 1..3 }
+zone deck: shared public unordered
+zone hand: per_player public unordered
+cards card in deck { 1 x colour = red, value = 3
+  2 x colour = red, value = 1
+  1 x colour = blue, value = 3
+  2 x colour = blue, value = 1 }
+player { fav: colour = red }
+score worth "worth"
+procedure take(p) { choose c from deck by p "takes a card" { move c to p.hand } }
+rounds 2 {
+  for p in players { do take(p) }
+}
+scoring {
+  for p in players {
+    choose by p "names a colour" {
+      option r "red" { set p.fav = red }
+      option b "blue" { set p.fav = blue }
+    }
+    award sum(c.value for c in p.hand where c.colour == p.fav) to p for worth
+  }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_sum_over_one_printed_value_takes_the_best_cards_of_one_value():
+    """Two cards of the named colour are worth at most 4 (not 3 + 3 of two colours), and a game reaches 4."""
+    assert proved_and_best(FAVOURITE, "worth") == (4, 4)
+
+
+def test_a_filter_that_lets_in_other_values_is_not_one_value():
+    """When the filter also lets in any card worth 3, both 3s count: the bound stays 6, and a game reaches 6."""
+    spec = FAVOURITE.replace("where c.colour == p.fav)", "where c.colour == p.fav or c.value == 3)")
+    assert proved_and_best(spec, "worth") == (6, 6)
