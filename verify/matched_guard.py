@@ -1,5 +1,5 @@
 """A branch, run once per card of a loop, under a test that the card's printed field equals a value
-the same for the whole run: `for c in L { do roast(p, c, fire(p)) }` with `if f == c.rank { award
+the same for the whole run: `for c in L { do heat(p, c, fire(p)) }` with `if f == c.rank { award
 ... }` in the procedure.  In one run of the loop the value is one number, so the branch runs only
 for the cards of L printed with it: at most as many as the cards of L that share one printed value
 (five cards of each rank: at most five a run, not every card of L).

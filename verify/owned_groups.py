@@ -12,7 +12,7 @@ count rises only by moves and draws into G from outside it: into one of the play
 often as such a move fires for that player, into a shared zone of G as often as it fires at all
 (it may carry anyone's cards).  The player's own zones of G hold only their cards, so each holds at
 most the cards the player starts with in G plus all those.  Four dice dealt of a set of eight,
-placed, grown by a swap with the stock and taken back each round: at most four in hand."""
+placed, grown by an exchange with the stock and taken back each round: at most four in hand."""
 
 from __future__ import annotations
 
