@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, pairs, passage, state_caps
+from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, owned_groups, pairs, passage, replaced, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -167,11 +167,14 @@ class Bounds:
             for k, st in enumerate(stmts):
                 self._stages[id(st)] = (region, k)
         self._read()
+        self._held = held.at_once(self)
+        for more in (owned_groups.at_once(self), replaced.at_once(self)):  # shared areas; swaps with a deck
+            self._held.update({z: min(m, self._held.get(z, m)) for z, m in more.items()})
+        self._zone_most = {}  # what arrives and how often loops run, reading those counts held at once
         caps = self._arrivals()
         passes = self._loop_passes()
         departures = self._area_departures()
         sinks = self._find_sinks()
-        self._held = held.at_once(self)
         if passes or departures or sinks or self._held or any(most < self._one_players(z) for z, most in caps.items()):
             # read again, every zone holding at most what can arrive there and every loop whose cap
             # is proved out of reach making at most the passes proved (bounds the first reading
@@ -655,9 +658,11 @@ class Bounds:
                 card_loop = card_sums.enter(self, coll, var, mult, size, body)
                 if card_loop is not None:
                     self._card_loops.append(card_loop)
+                guard_keys = matched_guard.enter(self, s, mult, size)  # branches on one printed value a run
                 try:
                     self.loop(body, mult, size, bind)
                 finally:
+                    matched_guard.leave(self, guard_keys)
                     if card_loop is not None:
                         self._card_loops.pop()
                     if tok is not None:
@@ -692,7 +697,8 @@ class Bounds:
                     known = self.truth(test)
                     if known is False:  # a branch that cannot be taken here
                         continue
-                    runs.append(lambda b=b, test=test: self._guarded(test, b, self._one_round(test, mult), s))
+                    runs.append(lambda b=b, test=test: self._guarded(
+                        test, b, matched_guard.cap(self, s, test, self._one_round(test, mult)), s))
                     if known is True:  # nothing after it is reached
                         settled = True
                         break
@@ -1428,6 +1434,9 @@ class Bounds:
                     his = sorted((max(0, x[1]) for x in each), reverse=True)[:s]
                     los = sorted(min(0, x[0]) for x in each)[:s]
                     out = (sum(los), sum(his)) if out is None else (max(out[0], sum(los)), min(out[1], sum(his)))
+                pairs_most = matched_sums.most(self, e)  # matching pairs of two lists (verify/matched_sums.py)
+                if pairs_most is not None:
+                    out = (0, pairs_most) if out is None else (min(out[0], pairs_most), min(out[1], pairs_most))
                 return out
             case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
                 if value is None:

@@ -400,8 +400,10 @@ class Verifier:
             seen = sign * self._seen(key, sign)
             if sign * goal <= 0 or seen >= sign * goal:  # nothing to climb (or a proof a game contradicts)
                 continue
-            loose.append((-seen / (sign * goal), name, sign, goal))
-        for _, name, sign, goal in sorted(loose)[:ITEM_CLIMBS]:
+            # a penalty's worst comes from poor play, which the seeded games already make: items
+            # a seat gains from first
+            loose.append((sign < 0, -seen / (sign * goal), name, sign, goal))
+        for _, _, name, sign, goal in sorted(loose)[:ITEM_CLIMBS]:
             key = f"item:{name}"
             self.progress(f"searching for a game in which every seat plays for one's {name}")
             found = cooperative.reach(self.t, key, sign, sign * goal, self.seed,

@@ -489,6 +489,7 @@ class _Prover:
         most = _most_per_player(self.b, zone)
         if most is None:
             return f"one player's {zone} is not known to hold only that player's own cards"
+        most = min(most, getattr(self.b, "_held", {}).get(zone, most))  # held at once (verify/held.py)
         cap = _least_cap(self.b, self.node.limit)
         if cap is None:
             return f"the cap at line {line} has no known least value"

@@ -93,3 +93,22 @@ def test_a_penalty_item_is_climbed_towards_its_minimum():
                              choose_chance=False)
     assert value == 0 and min(b["feast"] for b in rec.result["breakdown"].values()) == 0
     assert api.replay(tables, rec.log).result == rec.result
+
+
+def test_an_item_a_seat_gains_from_is_climbed_before_a_penalty():
+    """With one item climb and a loose penalty that random play already brings nearer its worst than the larder
+    its best (8 + the burnt dishes, flavour 11), the climb goes to the larder, which reaches its top 30 (tight);
+    the penalty, not climbed, stays far from its proved -38."""
+    spec = LARDER.replace('  saved: 0..30 = 0 "dishes kept for later"',
+                          '  saved: 0..30 = 0 "dishes kept for later"\n  burnt: 0..30 = 0 "dishes burnt"')
+    spec = spec.replace("if c.flavour == 12 { set p.saved += 1 } else { set p.feasts += 1 }",
+                        "if c.flavour == 12 { set p.saved += 1 } else { set p.feasts += 1 }\n"
+                        "      if c.flavour == 11 { set p.burnt += 1 }")
+    spec = spec.replace('score larder "larder" 0..30', 'score larder "larder" 0..30\nscore waste "waste" -38..0')
+    spec = spec.replace("    award p.saved to p for larder", "    award p.saved to p for larder\n"
+                        "    award 0 - 8 - p.burnt to p for waste")
+    tables = api.tables(api.compile_text(spec, "t.soan"), 2)
+    r = verify(tables, 600, 0, only={"score"}, max_games=30)
+    got = {f["subject"]: f["bounds"] for f in r["findings"]}
+    assert got["item waste"]["proved"][0] == -38 and got["item waste"]["witnessed"][0] > -19
+    assert got["item larder"]["witnessed"][1] == 30 and got["item larder"]["fit"] == "tight"
