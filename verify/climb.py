@@ -65,11 +65,13 @@ def score_objective(key: str, sign: int, n: int) -> Callable[[State], tuple]:
     return value
 
 
-def item_objective(name: str, sign: int, n: int) -> Callable[[State], tuple]:
+def item_objective(name: str, sign: int, n: int,
+                   progress: Callable[[State, int], float] | None = None) -> Callable[[State], tuple]:
     """A state's value for one score item: the best seat's item score (times `sign`) if the
-    game's end-of-game scoring ran now, then that seat's total.  An item that scores only
-    once a set is complete (a bonus, a judged dish) shows nothing for most of the game; the
-    seat's total, which grows with what it builds, keeps the beam moving until it does."""
+    game's end-of-game scoring ran now, then that seat's progress towards it (`progress(state,
+    seat)`, verify/item_progress.py), then its total.  An item that scores only once a set is
+    complete (a bonus, a judged dish) shows nothing for most of the game; the progress (cards
+    reaching the zones the item counts) and the total keep the beam moving until it does."""
     score_rng = random.Random(0)
     item = f"item:{name}"
 
@@ -80,8 +82,39 @@ def item_objective(name: str, sign: int, n: int) -> Callable[[State], tuple]:
             return (float("-inf"), float("-inf"))
         vals = [sign * v for v in seat_values(done.result, item, n)]
         totals = seat_values(done.result, "total", n)
-        i = max(range(n), key=lambda j: (vals[j], totals[j]))
-        return (vals[i], totals[i])
+        if progress is None:
+            i = max(range(n), key=lambda j: (vals[j], totals[j]))
+            return (vals[i], totals[i])
+        ahead = [progress(st, j) for j in range(n)]
+        i = max(range(n), key=lambda j: (vals[j], ahead[j], totals[j]))
+        return (vals[i], ahead[i])
+    return value
+
+
+def items_objective(lines: dict[str, int], n: int,
+                    progress: dict[str, Callable[[State, int], float] | None]) -> Callable[[State], tuple]:
+    """A state's value for several score items at once, each up to its line (`lines`: item ->
+    the score that is enough, such as half its proved maximum): the best seat's sum over the
+    items of min(score, line) / line if the end-of-game scoring ran now, then that seat's
+    progress towards them (summed, see item_objective).  An item at its line counts no more,
+    so the search turns to the others; items that count the same things (dishes judged, and
+    bonuses for them) rise together in one game."""
+    score_rng = random.Random(0)
+    names = sorted(lines)
+    guides = [g for g in (progress.get(name) for name in names) if g is not None]
+
+    def value(st: State) -> tuple:
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:  # a scoring that cannot run yet: such a state ranks last
+            return (float("-inf"), float("-inf"))
+        sums = [0.0] * n
+        for name in names:
+            for j, v in enumerate(seat_values(done.result, f"item:{name}", n)):
+                sums[j] += min(v, lines[name]) / lines[name]
+        ahead = [sum(g(st, j) for g in guides) for j in range(n)]
+        i = max(range(n), key=lambda j: (sums[j], ahead[j]))
+        return (sums[i], ahead[i])
     return value
 
 
