@@ -50,6 +50,7 @@ ITEM_SHAPE = (4, 6, 0, 0)
 # where the rules say what an item counts (verify/item_progress.py), every loose item gets a climb
 # steered by the seat's progress towards it, in a wider beam: on BBQP's 3-player game a beam of 16
 # lifts its dishes from 17 to 26 of 58 where the narrow one without progress reached 7
+PROGRESS_CLIMBS = True
 PROGRESS_STEPS_PER_GAME = 80
 PROGRESS_SHAPE = (8, 6, 0, 0)
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
@@ -406,14 +407,14 @@ class Verifier:
             if sign * goal <= 0 or seen >= sign * goal:  # nothing to climb (or a proof a game contradicts)
                 continue
             loose.append((-seen / (sign * goal), name, sign, goal))
-        steered = {name: item_progress.progress_of(self.t, name) for _, name, sign, _ in loose if sign > 0}
-        plain = [x for x in sorted(loose) if steered.get(x[1]) is None][:ITEM_CLIMBS]
-        for _, name, sign, goal in sorted(loose):
+        # first every loose item whose counting the rules show, steered by the seat's progress; then, as
+        # before, the nearest unsteered climb for the items nearest to 'within 2x', unless a game made them tight
+        steered = [(x, item_progress.progress_of(self.t, x[1])) for x in sorted(loose) if PROGRESS_CLIMBS and x[2] > 0]
+        plain = [(x, None) for x in sorted(loose)[:ITEM_CLIMBS]]
+        for (_, name, sign, goal), guide in [x for x in steered if x[1] is not None] + plain:
             key = f"item:{name}"
-            guide = steered.get(name)
-            if guide is None and (_, name, sign, goal) not in plain:
-                continue
-            if guide is not None and self._fit_of(key, item_bounds) != "loose":  # an earlier climb's game did
+            fit = self._fit_of(key, item_bounds)
+            if fit == "tight" or (guide is not None and fit != "loose"):
                 continue
             self.progress(f"searching for a game in which every seat plays for one's {name}")
             found = cooperative.reach(self.t, key, sign, sign * goal, self.seed,
