@@ -411,13 +411,18 @@ class Verifier:
         # before, the nearest unsteered climb for the items nearest to 'within 2x', unless a game made them tight
         steered = [(x, item_progress.progress_of(self.t, x[1])) for x in sorted(loose) if PROGRESS_CLIMBS and x[2] > 0]
         plain = [(x, None) for x in sorted(loose)[:ITEM_CLIMBS]]
+        # a steered climb that raises no loose item's best game ends the steered climbs: on a spec whose
+        # long games outrun the beam's work (Pitmaster's), the seeded games already do better
+        fruitless = False
         for (_, name, sign, goal), guide in [x for x in steered if x[1] is not None] + plain:
             key = f"item:{name}"
             fit = self._fit_of(key, item_bounds)
-            if fit == "tight" or (guide is not None and fit != "loose"):
+            if fit == "tight" or (guide is not None and (fit != "loose" or fruitless)):
                 continue
+            before = [self._seen(f"item:{x[1]}", x[2]) for x in loose]
             self.progress(f"searching for a game in which every seat plays for one's {name}")
-            found = cooperative.reach(self.t, key, sign, sign * goal, self.seed,
+            # a steered climb stops once its game is within 2x of the bound, leaving the work to the next item
+            found = cooperative.reach(self.t, key, sign, sign * goal if guide is None else -(-goal // 2), self.seed,
                                       self.max_games * (ITEM_STEPS_PER_GAME if guide is None else
                                                         PROGRESS_STEPS_PER_GAME),
                                       on_game=lambda rec: observe(self.s, rec, self.t),
@@ -428,6 +433,8 @@ class Verifier:
                 self.s.cut_short = True
             if found is not None and found[0] > sign * self._seen(key, sign):
                 _absorb_result(self.s, found[1], self.t)
+            if guide is not None:
+                fruitless = before == [self._seen(f"item:{x[1]}", x[2]) for x in loose]
 
     def _cooperative(self, key: str, sign: int, goal: int) -> None:
         """Where the climb stops short of the total's proved maximum: a search in which
