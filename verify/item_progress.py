@@ -191,6 +191,7 @@ def progress_of(tables: Tables, name: str) -> Callable[[object, int], float] | N
     for (kind, sname), dom in t.state_domain.items():
         if sname in r.card_states:
             spans[(kind, sname)] = _span(dom)
+    unit = _unit_weights(tables.spec, {k[1]: sp for k, sp in spans.items() if sp is not None})
     var_spans = {v: _span(t.player_vars[v].domain) for v in r.player_vars}
     kind_of = t.kind
 
@@ -204,7 +205,7 @@ def progress_of(tables: Tables, name: str) -> Callable[[object, int], float] | N
                     sp = spans.get((kind_of[cid], sname))
                     x = st.cs[sname][cid] if sp is not None else None
                     if isinstance(x, (bool, int)):
-                        v += STATE_READ * (int(x) - sp[0]) / sp[1]
+                        v += unit[sname] * (int(x) - sp[0])
         for slot in feeder_slots[i]:
             v += FEEDER_CARD * len(st.zones[slot])
         for var, sp in var_spans.items():
@@ -213,6 +214,27 @@ def progress_of(tables: Tables, name: str) -> Callable[[object, int], float] | N
                 v += STATE_READ * (int(x) - sp[0]) / sp[1]
         return v
     return value
+
+
+def _unit_weights(spec: ir.Spec, spans: dict[str, tuple[int, int]]) -> dict[str, float]:
+    """Each card state's weight per unit: STATE_READ over its domain's width, except that a state
+    the rules raise in the same block as they set another back to its least value (a grade up that
+    clears the roast tokens) weighs more per unit than the other's whole width, so the step up
+    counts as progress, not as the loss of what was cleared."""
+    unit = {name: STATE_READ / sp[1] for name, sp in spans.items()}
+    pairs = set()
+    for blk in (n for root in _rule_bodies(spec) for n in ir.walk(root) if isinstance(n, ir.Block)):
+        sets = [s for s in blk.stmts if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr)]
+        for a in sets:
+            if a.op == "=" and a.target.name in spans and isinstance(a.value, ir.Int) \
+                    and a.value.value == spans[a.target.name][0]:
+                pairs |= {(a.target.name, b.target.name) for b in sets
+                          if b.op == "+=" and b.target.name in spans and b.target.name != a.target.name
+                          and b.target.obj == a.target.obj}
+    for _ in range(len(pairs)):  # chains of such pairs (a few at most) settle in as many passes
+        for low, high in pairs:
+            unit[high] = max(unit[high], unit[low] * (spans[low][1] + 1))
+    return unit
 
 
 def _span(domain) -> tuple[int, int] | None:

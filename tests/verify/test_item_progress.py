@@ -96,3 +96,57 @@ def test_the_steered_climb_reaches_the_hand_known_top_of_the_hams_and_the_unstee
                                objective=climb.item_objective("hams", 1, 2),
                                shape=properties.PROGRESS_SHAPE, choose_chance=False)
         assert plain < 6
+
+
+# A card's tokens (0..3) clear when its level (1..3) goes up, in the same block.
+LEVELS = """game "Levels" players 2..2
+component pot "pot" {
+  size: 1..1 = 1
+  state tokens: 0..3 = 0
+  state level: 1..3 = 1
+}
+zone shelf: shared public unordered
+zone stove: per_player public unordered
+cards pot in shelf { 2 x size = 1 }
+score cooked "cooked"
+rounds 6 {
+  for p in players {
+    choose by p "a turn" {
+      option take "take" when count(shelf) > 0 { draw 1 from shelf to p.stove }
+      option stir "stir" when count(p.stove) > 0 {
+        for c in p.stove {
+          if c.tokens < 3 { set c.tokens += 1 }
+          if c.tokens == 3 and c.level < 3 {
+            set c.tokens = 0
+            set c.level += 1
+          }
+        }
+      }
+    }
+  }
+}
+scoring {
+  for p in players { for c in p.stove where c.level == 3 { award c.tokens to p for cooked } }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_state_raised_where_another_is_cleared_weighs_more_than_all_the_cleared_one():
+    """The level, raised in the block that clears the tokens, weighs 4 x 2/3 per unit (more than the tokens'
+    whole width of 3 x 2/3), so a level up raises the progress although it clears three tokens."""
+    tables = api.tables(api.compile_text(LEVELS, "t.soan"), 2)
+    assert item_reads(tables, "cooked").card_states == {"tokens", "level"}
+    prog = progress_of(tables, "cooked")
+    st = api.State(tables).start()
+    seen = []
+    for label in ("take", "stir", "stir", "stir"):
+        while True:
+            moves = st.legal_moves()
+            if st.current_player() == 0:
+                st.apply([m.label for m in moves].index(label))
+                break
+            st.apply(0)
+        seen.append(round(prog(st, 0), 6))
+    # on the stove: 4; two stirs: 4 + 2 x 2/3; the third clears the tokens and raises the level: 4 + 8/3
+    assert seen == [4.0, round(4 + 2 / 3, 6), round(4 + 4 / 3, 6), round(4 + 8 / 3, 6)]
