@@ -150,3 +150,19 @@ def test_a_state_raised_where_another_is_cleared_weighs_more_than_all_the_cleare
         seen.append(round(prog(st, 0), 6))
     # on the stove: 4; two stirs: 4 + 2 x 2/3; the third clears the tokens and raises the level: 4 + 8/3
     assert seen == [4.0, round(4 + 2 / 3, 6), round(4 + 4 / 3, 6), round(4 + 8 / 3, 6)]
+
+
+def test_verify_witnesses_the_hand_known_top_of_the_hams_only_with_the_steered_climb(monkeypatch, tmp_path):
+    """At --games 30 verify's steered climb (its beam plays a whole 16-decision game within its work) witnesses
+    6 hams points, the hand-known top, in a game that replays; without steered climbs its games reach 3."""
+    tables = _tables()
+
+    def hams(witness_dir=None):
+        r = properties.verify(tables, 600, 0, only={"score"}, max_games=30, witness_dir=witness_dir)
+        return next(f for f in r["findings"] if f["subject"] == "item hams")
+
+    got = hams(tmp_path)
+    assert got["bounds"]["witnessed"][1] == 6
+    assert max(b["hams"] for b in api.replay(tables, api.load_log(got["witness"])).result["breakdown"].values()) == 6
+    monkeypatch.setattr(properties, "PROGRESS_CLIMBS", False)
+    assert hams()["bounds"]["witnessed"][1] == 3
