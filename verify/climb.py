@@ -91,33 +91,6 @@ def item_objective(name: str, sign: int, n: int,
     return value
 
 
-def items_objective(lines: dict[str, int], n: int,
-                    progress: dict[str, Callable[[State, int], float] | None]) -> Callable[[State], tuple]:
-    """A state's value for several score items at once, each up to its line (`lines`: item ->
-    the score that is enough, such as half its proved maximum): the best seat's sum over the
-    items of min(score, line) / line if the end-of-game scoring ran now, then that seat's
-    progress towards them (summed, see item_objective).  An item at its line counts no more,
-    so the search turns to the others; items that count the same things (dishes judged, and
-    bonuses for them) rise together in one game."""
-    score_rng = random.Random(0)
-    names = sorted(lines)
-    guides = [g for g in (progress.get(name) for name in names) if g is not None]
-
-    def value(st: State) -> tuple:
-        try:
-            done = st if st.result is not None else finish_now(st, score_rng)
-        except SpecRuntimeError:  # a scoring that cannot run yet: such a state ranks last
-            return (float("-inf"), float("-inf"))
-        sums = [0.0] * n
-        for name in names:
-            for j, v in enumerate(seat_values(done.result, f"item:{name}", n)):
-                sums[j] += min(v, lines[name]) / lines[name]
-        ahead = [sum(g(st, j) for g in guides) for j in range(n)]
-        i = max(range(n), key=lambda j: (sums[j], ahead[j]))
-        return (sums[i], ahead[i])
-    return value
-
-
 def supply_objective(token: str, supply: int) -> Callable[[State], tuple]:
     """A state's value for a token supply: how many of its `supply` tokens are out (held by
     the players, on cards, anywhere but the supply), and `supply + 1` once a give found it

@@ -218,8 +218,8 @@ def progress_of(tables: Tables, name: str) -> Callable[[object, int], float] | N
 
 def _unit_weights(spec: ir.Spec, spans: dict[str, tuple[int, int]]) -> dict[str, float]:
     """Each card state's weight per unit: STATE_READ over its domain's width, except that a state
-    the rules raise in the same block as they set another back to its least value (a grade up that
-    clears the roast tokens) weighs more per unit than the other's whole width, so the step up
+    the rules raise in the same block as they set another back to its least value (a level up that
+    clears the tokens lying on the card) weighs more per unit than the other's whole width, so the step up
     counts as progress, not as the loss of what was cleared."""
     unit = {name: STATE_READ / sp[1] for name, sp in spans.items()}
     pairs = set()

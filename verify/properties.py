@@ -48,8 +48,8 @@ ITEM_CLIMBS = 1
 ITEM_STEPS_PER_GAME = 100
 ITEM_SHAPE = (4, 6, 0, 0)
 # where the rules say what an item counts (verify/item_progress.py), every loose item gets a climb
-# steered by the seat's progress towards it, in a wider beam: on BBQP's 3-player game a beam of 16
-# lifts its dishes from 17 to 26 of 58 where the narrow one without progress reached 7
+# steered by the seat's progress towards it, in a wider beam: on BBQP's 3-player game a beam of 8
+# lifts its dishes from 17 to 29 of 58 where the narrow one without progress reached 7
 PROGRESS_CLIMBS = True
 PROGRESS_STEPS_PER_GAME = 80
 PROGRESS_SHAPE = (8, 6, 0, 0)
