@@ -65,11 +65,13 @@ def score_objective(key: str, sign: int, n: int) -> Callable[[State], tuple]:
     return value
 
 
-def item_objective(name: str, sign: int, n: int) -> Callable[[State], tuple]:
+def item_objective(name: str, sign: int, n: int,
+                   progress: Callable[[State, int], float] | None = None) -> Callable[[State], tuple]:
     """A state's value for one score item: the best seat's item score (times `sign`) if the
-    game's end-of-game scoring ran now, then that seat's total.  An item that scores only
-    once a set is complete (a bonus, a judged dish) shows nothing for most of the game; the
-    seat's total, which grows with what it builds, keeps the beam moving until it does."""
+    game's end-of-game scoring ran now, then that seat's progress towards it (`progress(state,
+    seat)`, verify/item_progress.py), then its total.  An item that scores only once a set is
+    complete (a bonus, a judged dish) shows nothing for most of the game; the progress (cards
+    reaching the zones the item counts) and the total keep the beam moving until it does."""
     score_rng = random.Random(0)
     item = f"item:{name}"
 
@@ -80,8 +82,12 @@ def item_objective(name: str, sign: int, n: int) -> Callable[[State], tuple]:
             return (float("-inf"), float("-inf"))
         vals = [sign * v for v in seat_values(done.result, item, n)]
         totals = seat_values(done.result, "total", n)
-        i = max(range(n), key=lambda j: (vals[j], totals[j]))
-        return (vals[i], totals[i])
+        if progress is None:
+            i = max(range(n), key=lambda j: (vals[j], totals[j]))
+            return (vals[i], totals[i])
+        ahead = [progress(st, j) for j in range(n)]
+        i = max(range(n), key=lambda j: (vals[j], ahead[j], totals[j]))
+        return (vals[i], ahead[i])
     return value
 
 

@@ -80,6 +80,7 @@ def test_verify_makes_the_loose_larder_tight_only_with_the_item_climb(monkeypatc
     assert got["bounds"]["fit"] == "tight"
     assert _larder(api.replay(tables, api.load_log(got["witness"]))) == 30
     monkeypatch.setattr(properties, "ITEM_CLIMBS", 0)
+    monkeypatch.setattr(properties, "PROGRESS_CLIMBS", False)
     without = larder_finding()["bounds"]
     assert without["witnessed"][1] < 15 and without["fit"] == "loose"
 
