@@ -212,13 +212,13 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
         children.sort(key=lambda x: (x[0], x[1]), reverse=True)
         beam = [nd for _, _, nd in children[:width]]
         if settled is not None and settled(beam[0].value):
-            beam = [_finish(beam[0], rng, work)]
+            beam = [nd for nd in [_finish(beam[0], rng, work)] if nd is not None]
             break
     done = [nd for nd in beam if nd.state.is_terminal()]
     if not done and beam:
         # the work ran out before the end: the furthest state's game played on at random is
         # still a real game (an objective whose value shows at once keeps most of it)
-        done = [_finish(beam[0], rng, work)]
+        done = [nd for nd in [_finish(beam[0], rng, work)] if nd is not None]
     if not done:
         return None
     best = max(done, key=lambda nd: nd.value)
@@ -227,12 +227,16 @@ def cooperative_beam(tables: Tables, key: str, sign: int, seed: int, max_steps: 
     return best.value, rec
 
 
-def _finish(nd: _Node, rng: random.Random, work: list) -> _Node:
-    """The node's game played on to its end at random (its value kept: a settled one)."""
+def _finish(nd: _Node, rng: random.Random, work: list) -> _Node | None:
+    """The node's game played on to its end at random (its value kept: a settled one); None where
+    the rules break on the way."""
     st, path = nd.state.clone(), nd.path
-    for t in play_out(st, rng):
-        path = (path, t)
-        work[0] += 1
+    try:
+        for t in play_out(st, rng):
+            path = (path, t)
+            work[0] += 1
+    except SpecRuntimeError:  # the spec's own fault, which the seeded games report: no game from this climb
+        return None
     return _Node(st, path, nd.value)
 
 

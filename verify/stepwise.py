@@ -172,7 +172,10 @@ def extend(tables: Tables, objective: Callable[[State], tuple], seed: int, max_s
         st = end
         steps += taken
         best_v = max(best_v, v)
-    steps.extend(play_out(st, rng))  # played out at random: the witness is a whole game
+    try:
+        steps.extend(play_out(st, rng))  # played out at random: the witness is a whole game
+    except SpecRuntimeError:  # the spec's own fault, which the seeded games report
+        return None
     rec = follow(tables, steps, rng.randrange(2**31))
     if on_game is not None:
         on_game(rec)

@@ -126,3 +126,34 @@ def test_the_search_starts_from_a_setup_whose_scoring_cannot_run_yet():
     value, rec = climb.reach(tables, "total", 1, 9, seed=0, max_work=5000)
     assert value == 9
     assert max(api.replay(tables, rec.log).result["scores"].values()) == 9
+
+
+# Each round a player may push a counter that holds at most 4; ten rounds of random pushes
+# break the rules (a value outside the counter's declared range) in most games.
+OVERFLOW = """game "Overflow" players 2..2
+player {
+  pushes: 0..4 = 0 "pushes"
+}
+score pushed "pushed" 0..4
+rounds 10 {
+  for p in players {
+    may choose by p "pushes" {
+      option push "push the counter" { set p.pushes += 1 }
+    }
+  }
+}
+scoring {
+  for p in players { award p.pushes to p for pushed }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def test_a_beam_whose_random_finish_breaks_the_rules_gives_no_game_instead_of_failing():
+    """When the work runs out and the furthest state's random play-out breaks a declared range, the search returns nothing (the seeded games report the spec's fault) rather than raising."""
+    tables = api.tables(api.compile_text(OVERFLOW, "t.soan"), 2)
+    outcomes = [climb.cooperative_beam(tables, "total", 1, seed=s, max_steps=4, width=1) for s in range(20)]
+    assert None in outcomes
+    for found in outcomes:
+        if found is not None:
+            assert found[1].result["scores"]
