@@ -54,7 +54,7 @@ class Verifier:
     def __init__(self, tables: Tables, budget: float, seed: int = 0, witness_dir: Path | None = None,
                  progress: Callable[[str], None] | None = None, max_games: int | None = None, jobs: int = 1):
         self.t = tables
-        self.jobs = jobs  # processes for the seeded games (the same verdicts for any number)
+        self.jobs = jobs  # processes for games that can be played apart (the same verdicts for any number)
         self.spec = tables.spec
         self.budget = budget
         self.seed = seed
@@ -213,7 +213,7 @@ class Verifier:
                 return
         self.progress(f"pushing games towards {what}")
         climb(self.t, value, starts, self.seed, seconds, evals, goal=goal,
-              on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
+              on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs)
 
     # ---- 2. tie-breaks
 
@@ -365,7 +365,7 @@ class Verifier:
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
-                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
+                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is not None:
@@ -711,7 +711,7 @@ class Verifier:
 
             self._rulings = impact.analyse(self.spec, self.t.n, games, self.seed, None, dict(self.t.overrides),
                                            DEFAULT_BUDGET, None, progress,
-                                           on_game=lambda rec: observe(self.rulings_games, rec, self.t))
+                                           on_game=lambda rec: observe(self.rulings_games, rec, self.t), jobs=self.jobs)
         return self._rulings
 
     def _ruling_finding(self, r: dict, study: dict) -> Finding:
