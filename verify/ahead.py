@@ -1,7 +1,7 @@
 """Playing ahead: a sequential search (a climb) asks for one game at a time, and
 which game it asks for next depends on the last one.  Most of its tries are
 not kept, though, and then the next try is one its random stream already
-fixes.  So while this process plays the game asked for, worker processes
+fixes.  So while this process plays the game asked for, child processes
 play the games the search would ask for next if that game is not kept,
 forecast from a copy of its random stream.  A game asked for is taken from
 the workers only when its course and seed are exactly the forecast one, and
@@ -68,7 +68,7 @@ class Ahead:
 
 
 def course_game(play: Callable[[Tables, list, int], GameRecord], tables: Tables, item: tuple) -> GameRecord | None:
-    """A worker's game of one forecast (course, seed), or None where the rules stop it with an error."""
+    """A child process's game of one forecast (course, seed), or None where the rules stop it with an error."""
     try:
         return play(tables, *item)
     except Exception:

@@ -260,7 +260,7 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
     evaluations or steps (`max_steps`: the steps of every game it plays, so a
     spec of long games gets fewer of them) run out; deterministic for a given
     `max_evals` and `max_steps`.  With `jobs` > 1 the games the climb would try next, should the
-    current one not be kept, are played meanwhile in worker processes (verify/ahead.py): the same
+    current one not be kept, are played meanwhile in child processes (verify/ahead.py): the same
     games in the same order, and the same result, for any number of jobs."""
     with Workers(functools.partial(course_game, play_course, tables), jobs) as workers:
         return _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps,

@@ -1,4 +1,4 @@
-"""Playing ahead in worker processes (verify/ahead.py): the same games, in the same order, for any --jobs."""
+"""Playing ahead in child processes (verify/ahead.py): the same games, in the same order, for any --jobs."""
 
 from __future__ import annotations
 
@@ -44,13 +44,13 @@ def _climb_games(jobs: int, monkeypatch) -> tuple:
 
 
 def test_a_climb_plays_the_same_games_in_the_same_order_with_one_job_or_two(monkeypatch):
-    """A climb whose next tries are played ahead in a worker plays exactly the games, in the order, that it plays alone, and takes most of its tries from the worker's forecast."""
+    """A climb whose next tries are played ahead in a child process plays exactly the games, in the order, that it plays alone, and takes most of its tries from the forecast games."""
     v1, best1, games1, ahead1 = _climb_games(1, monkeypatch)
     v2, best2, games2, ahead2 = _climb_games(2, monkeypatch)
     assert (v1, best1) == (v2, best2)
     assert games1 == games2 and len(games1) >= 150
     assert ahead1.forecast_games == 0  # one job: nothing is played ahead
-    # two jobs: the worker played forecast games, and a good share of the climb's tries were among them
+    # two jobs: the child process played forecast games, and a good share of the climb's tries were among them
     assert ahead2.forecast_games > 0 and ahead2.forecast_used >= len(games2) // 4
 
 
