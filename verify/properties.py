@@ -20,6 +20,7 @@ from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rul
 from soan.interpreter.runtime import Tables
 
 from . import climb as cooperative, crosscheck, item_progress, solver, supplies
+from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
 from .flow import opening_steps, setup_branches
@@ -60,7 +61,7 @@ class Verifier:
     def __init__(self, tables: Tables, budget: float, seed: int = 0, witness_dir: Path | None = None,
                  progress: Callable[[str], None] | None = None, max_games: int | None = None, jobs: int = 1):
         self.t = tables
-        self.jobs = jobs  # processes for the seeded games (the same verdicts for any number)
+        self.jobs = jobs  # processes for games that can be played apart (the same verdicts for any number)
         self.spec = tables.spec
         self.budget = budget
         self.seed = seed
@@ -70,9 +71,18 @@ class Verifier:
         self.uses = parameter_uses(self.spec, tables.n)  # a read under a seat not at the table is no read
         self._saved: dict[int, str] = {}
         self._rulings: dict | None = None
+        self._ruling_pairs: dict = {}  # ruling -> its witness games (see _ruling_games)
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
+        # the rulings' paired study depends on nothing else here: with jobs, a process of its own from the start
+        self._study = Background(self._rulings_study_games, enabled=self.jobs > 1 and (not only or "rulings" in only))
+        try:
+            return self._run(only)
+        finally:
+            self._study.close()
+
+    def _run(self, only: set[str] | None) -> tuple[list[Finding], SearchResult]:
         self.progress("bounding the rules")
         # one bound per outcome of the setup's opening random picks (a removed suit, say)
         self.branches = setup_branches(self.t)
@@ -219,7 +229,7 @@ class Verifier:
                 return
         self.progress(f"pushing games towards {what}")
         climb(self.t, value, starts, self.seed, seconds, evals, goal=goal,
-              on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
+              on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs)
 
     # ---- 2. tie-breaks
 
@@ -371,7 +381,7 @@ class Verifier:
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
-                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps)
+                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is not None:
@@ -730,18 +740,29 @@ class Verifier:
         """The paired study of `soan rulings SPEC --players N --games G --seed S` (random bots, its default
         step budget); its games at the spec's resolutions are checked against every proof like the search's."""
         if self._rulings is None:
-            from soan import impact
-            from soan.rulings import DEFAULT_BUDGET, DEFAULT_GAMES
-
-            games = self.max_games if self.max_games is not None else DEFAULT_GAMES
-
             def progress(what: str, k: int, total: int) -> None:
                 self.progress(f"rulings: {what} {k}/{total}")
 
-            self._rulings = impact.analyse(self.spec, self.t.n, games, self.seed, None, dict(self.t.overrides),
-                                           DEFAULT_BUDGET, None, progress,
-                                           on_game=lambda rec: observe(self.rulings_games, rec, self.t))
+            self.progress("rulings: the paired study")
+            self._rulings, games, self._ruling_pairs = self._study.result(lambda: self._rulings_study_games(progress))
+            for rec in games:
+                rec.state.t = self.t  # a record from another process comes back without the tables
+                observe(self.rulings_games, rec, self.t)
         return self._rulings
+
+    def _rulings_study_games(self, progress=None) -> tuple[dict, list, dict]:
+        """The study, its games at the spec's resolutions (in order) and each measured ruling's witness
+        games (see _ruling_games): what rulings_study needs, all of it able to pass between processes."""
+        from soan import impact
+        from soan.rulings import DEFAULT_BUDGET, DEFAULT_GAMES
+
+        games = self.max_games if self.max_games is not None else DEFAULT_GAMES
+        played: list = []
+        study = impact.analyse(self.spec, self.t.n, games, self.seed, None, dict(self.t.overrides),
+                               DEFAULT_BUDGET, None, progress, on_game=played.append)
+        pairs = {r["name"]: self._ruling_games(r, r["witness"]) for r in study["ranked"] + study["moot"]
+                 if not r["moot"] and r["read"]}
+        return study, played, pairs
 
     def _ruling_finding(self, r: dict, study: dict) -> Finding:
         from soan.stats import pct
@@ -800,24 +821,30 @@ class Verifier:
                                                 if "failure" not in a}},
                        witness=path, moves=moves, depends_on=[r["name"]])
 
-    def _ruling_witness(self, r: dict, wit: dict) -> tuple[str | None, list[str]]:
-        """The study's witness game, saved and replayed; where another resolution changes it, the account
-        lines where the two games part."""
+    def _ruling_games(self, r: dict, wit: dict) -> tuple:
+        """The study's witness game for a ruling, narrated, and (where another resolution changes it)
+        where its account and that of the same seed under that resolution part (else None)."""
         from soan.diff import first_divergence
         from soan.impact import shown
         from soan.interpreter.play import play_game
 
         bots = ["random"] * self.t.n
         rec = play_game(self.t, wit["seed"], bots, narrate=True)
-        w = Witness(rec, len(rec.log["steps"]) if wit["shows"] == "result" else 0)
-        path, moves = self._witness(w, f"ruling-{r['name']}")
         if wit["value"] is None:
-            return path, moves
+            return rec, None
         domain = next(x.domain for x in list(self.spec.rulings) + list(self.spec.assumptions) if x.name == r["name"])
         value = next(v for v in self.t.domain_values(domain) if shown(v) == wit["value"])
         alt = play_game(Tables(self.spec, self.t.n, {**self.t.overrides, r["name"]: value}), wit["seed"], bots,
                         narrate=True)
-        d = first_divergence(rec, alt)
+        return rec, first_divergence(rec, alt)
+
+    def _ruling_witness(self, r: dict, wit: dict) -> tuple[str | None, list[str]]:
+        """The study's witness game, saved and replayed; where another resolution changes it, the account
+        lines where the two games part."""
+        rec, d = self._ruling_pairs.get(r["name"]) or self._ruling_games(r, wit)
+        rec.state.t = self.t  # it may come from the study's process, without the tables
+        w = Witness(rec, len(rec.log["steps"]) if wit["shows"] == "result" else 0)
+        path, moves = self._witness(w, f"ruling-{r['name']}")
         if d is None:
             return path, moves
         return path, ([line.strip() for line in d["before"][-2:]] + [f"now: {line.strip()}" for line in d["old"][:3]]

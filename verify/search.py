@@ -17,6 +17,8 @@ from soan.interpreter.play import GameRecord, Workers, play_game, record_game, r
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
 
+from .ahead import Ahead, course_game
+
 
 @attrs.define
 class Witness:
@@ -247,7 +249,7 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
           seed: int, seconds: float | None = None, max_evals: int | None = None,
           goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None,
-          max_steps: int | None = None) -> tuple[int, GameRecord] | None:
+          max_steps: int | None = None, jobs: int = 1) -> tuple[int, GameRecord] | None:
     """Hill-climb over whole games towards a higher `value(record)` (its first
     part is what is reported; the second only steers).  Two kinds of step,
     each kept when the game is no worse: random changes to one to three
@@ -257,7 +259,15 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
     starts again from the next start.  Stops at `goal`, or when time,
     evaluations or steps (`max_steps`: the steps of every game it plays, so a
     spec of long games gets fewer of them) run out; deterministic for a given
-    `max_evals` and `max_steps`."""
+    `max_evals` and `max_steps`.  With `jobs` > 1 the games the climb would try next, should the
+    current one not be kept, are played meanwhile in child processes (verify/ahead.py): the same
+    games in the same order, and the same result, for any number of jobs."""
+    with Workers(functools.partial(course_game, play_course, tables), jobs) as workers:
+        return _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps,
+                      Ahead(tables, play_course, workers))
+
+
+def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps, ahead: Ahead):
     rng = random.Random(f"soan/{seed}/climb")
     deadline = None if seconds is None else time.perf_counter() + seconds
     evals = [0]
@@ -273,12 +283,12 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
                 or (max_evals is not None and evals[0] >= max_evals) or (goal is not None and best[0][0] >= goal)
                 or (max_steps is not None and steps[0] >= max_steps))
 
-    def attempt(course):
+    def attempt(course, then=None):
+        # then(r): what the climb tries next should this course not be kept, drawn from r (see Ahead.play)
         evals[0] += 1
         steps[0] += len(course)
-        try:
-            rec = play_course(tables, course, rng.randrange(2**31))
-        except Exception:  # a spec error on this course: not a game, not a witness
+        rec = ahead.play(course, rng.randrange(2**31), rng, then)
+        if rec is None:  # a spec error on this course: not a game, not a witness
             return None, None
         if on_game is not None:
             on_game(rec)
@@ -298,12 +308,9 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
             continue
         stall = 0
         while not out_of_budget():
-            if stall < 300:  # random changes
-                cand = list(course)
-                for _ in range(rng.choice((1, 1, 1, 2, 3))):
-                    k = rng.randrange(len(cand))
-                    cand[k] = _neighbour(cand[k], widths[k], rng)
-                v, rec = attempt(cand)
+            if stall < STALL:  # random changes
+                v, rec = attempt(_changed(course, widths, rng),
+                                 lambda r, c=course, w=widths, n=STALL - 1 - stall: _more_changes(c, w, n, r))
                 # the same score with a worse steer is still taken now and then, to drift across plateaus
                 if v is None or v[0] < cur_v[0] or (v < cur_v and rng.random() < 0.5):
                     stall += 1
@@ -315,13 +322,10 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
             for k in range(len(course)):
                 if out_of_budget() or k >= len(course):
                     break
-                alts = list(range(widths[k])) if widths[k] > 0 else [0] * 4
-                if len(alts) > 12:  # a wide choice (which three of ten cards): a sample of it
-                    alts = rng.sample(alts, 12)
-                for a in alts:
-                    cand = list(course)
-                    cand[k] = a if widths[k] > 0 else _neighbour(cand[k], 0, rng)
-                    v, rec = attempt(cand)
+                alts = _sweep_alternatives(widths, k, rng)
+                for i, a in enumerate(alts):
+                    v, rec = attempt(_swept(course, widths, k, a, rng),
+                                     lambda r, c=course, w=widths, k=k, rest=alts[i + 1:]: _sweep_rest(c, w, k, rest, r))
                     if v is not None and v > cur_v:
                         cur_v, course, widths = v, course_of(rec), widths_of(tables, rec)
                         improved = True
@@ -342,6 +346,52 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
                 scored.append((v, rec))
                 restart = len(scored) - 1
     return best[0][0], best[1]
+
+
+# random changes tried in a row without a better game before a climb sweeps instead
+STALL = 300
+
+
+def _changed(course: list, widths: list[int], rng: random.Random) -> list:
+    """A random change to one to three steps of a course."""
+    cand = list(course)
+    for _ in range(rng.choice((1, 1, 1, 2, 3))):
+        k = rng.randrange(len(cand))
+        cand[k] = _neighbour(cand[k], widths[k], rng)
+    return cand
+
+
+def _more_changes(course: list, widths: list[int], n: int, r: random.Random):
+    """The next `n` random changes a climb tries (with their games' seeds) while none is kept."""
+    for _ in range(n):
+        cand = _changed(course, widths, r)
+        yield cand, r.randrange(2**31)
+
+
+def _sweep_alternatives(widths: list[int], k: int, rng: random.Random) -> list:
+    alts = list(range(widths[k])) if widths[k] > 0 else [0] * 4
+    if len(alts) > 12:  # a wide choice (which three of ten cards): a sample of it
+        alts = rng.sample(alts, 12)
+    return alts
+
+
+def _swept(course: list, widths: list[int], k: int, a, rng: random.Random) -> list:
+    """The course with step k made alternative `a` (a step with no count of outcomes: a random neighbour)."""
+    cand = list(course)
+    cand[k] = a if widths[k] > 0 else _neighbour(cand[k], 0, rng)
+    return cand
+
+
+def _sweep_rest(course: list, widths: list[int], k: int, rest: list, r: random.Random):
+    """What a sweep tries after step k's alternative (with the games' seeds) while none is better:
+    the `rest` of step k's alternatives, then every later step's."""
+    for a in rest:
+        cand = _swept(course, widths, k, a, r)
+        yield cand, r.randrange(2**31)
+    for j in range(k + 1, len(course)):
+        for a in _sweep_alternatives(widths, j, r):
+            cand = _swept(course, widths, j, a, r)
+            yield cand, r.randrange(2**31)
 
 
 def _neighbour(step, width: int, rng: random.Random):
