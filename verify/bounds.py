@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, owned_groups, pairs, passage, replaced, state_caps
+from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -111,6 +111,10 @@ class Site:
     latch: tuple = ()
     # For an award once per card of a loop over distinct cards: that loop (see verify/card_sums.py).
     card_award: card_sums.CardAward | None = None
+    # The sites recorded while reading this statement are those before index `end` after it
+    # (None: not read through); for a choice, each option's stretch (see verify/option_awards.py).
+    end: int | None = None
+    options: list = attrs.field(factory=list, repr=False)
 
 
 class Bounds:
@@ -592,6 +596,8 @@ class Bounds:
                         stage=self._stage)
             self.sites.append(site)
         self._stmt(s, mult, site)
+        if site is not None:
+            site.end = len(self.sites)
         if isinstance(s, MOVES_CARDS):
             self._spoil_guards(fields_too=isinstance(s, ir.Do))
             self._cards_moved(s)
@@ -706,7 +712,8 @@ class Bounds:
                     runs.append(lambda: self.block(orelse, mult))
                 self.branches(runs, keep_current=orelse is None and not settled)
             case ir.Choose(options=options, body=body, orelse=orelse, var=var, count_kind=kind, source=src):
-                runs = [lambda b=o.body: self.block(b, mult) for o in options if self.truth(o.when) is not False]
+                runs = [option_awards.track(self, site, lambda b=o.body: self.block(b, mult))
+                        for o in options if self.truth(o.when) is not False]
                 if var is not None:
                     if kind is None:
                         chosen = self.elem(src)
@@ -826,7 +833,8 @@ class Bounds:
                         terms.append((f"line {site.node.span.line}",
                                       *(pairs.term(self, site, iv, times) or card_sums.term(self, site, iv, times)
                                         or (*iv, times))))
-                terms = branch_awards.exclusive_terms(self, item.name, terms)
+                terms, merged = option_awards.option_terms(self, item.name, terms)
+                terms = [x for x in branch_awards.exclusive_terms(self, item.name, terms, merged) if x is not None]
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
                                   solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))

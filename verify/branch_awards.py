@@ -52,13 +52,14 @@ def _name(bounds, e) -> str | None:
     return None
 
 
-def exclusive_terms(bounds, item: str, terms: list[tuple]) -> list[tuple]:
+def exclusive_terms(bounds, item: str, terms: list, merged: frozenset[int] = frozenset()) -> list:
     """`terms` (solver terms (name, lo, hi, times), one per award site of `item`, in the order of
     `bounds.sites`' awards of it) with the awards of each chain that lie in two or more of its
     branches replaced by one term: what one run of the chain can give (one branch's awards, each
     at most once: no loop or procedure call between the chain and them) times the chain's runs
     for one player, when that is tighter on both sides.  All those awards go to the same local,
-    which the chain does not bind anew, so one run gives to one player."""
+    which the chain does not bind anew, so one run gives to one player.  Positions in `merged`
+    (already one term with others, see verify/option_awards.py; None: merged away) are left as they are."""
     awards = [s for s in bounds.sites if isinstance(s.node, ir.Award) and s.node.item == item]
     if len(awards) != len(terms):
         return terms
@@ -68,7 +69,7 @@ def exclusive_terms(bounds, item: str, terms: list[tuple]) -> list[tuple]:
     for s in bounds.sites:
         seen[id(s.node)] = seen.get(id(s.node), 0) + 1
     where = {id(s.node): k for k, s in enumerate(awards) if seen[id(s.node)] == 1}
-    taken: set[int] = set()
+    taken: set[int] = set(merged)
     out = list(terms)
     drop: set[int] = set()
     for chain in bounds.sites:

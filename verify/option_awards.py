@@ -1,0 +1,153 @@
+"""The options of one `choose ... { option a {...} option b {...} }` share the choice's firings.
+
+A firing of a choice runs one of its options (or none, on a pass): awards to the same item that
+lie in two or more options, directly or in the procedures they call, add up per firing to what one
+option gives at most, not to what all give.  Two options that each `do roast(p, +1)` /
+`do roast(p, -1)` where `roast` awards 3, in a choice fired 4 times for a player, give at most
+4 x 3 = 12, not 4 x 3 + 4 x 3 = 24.
+
+How one option's firing is bounded: every award site read inside the option (the sites of its
+reading lie in one stretch of `Bounds.sites`, see `Site.end`) gives at most its amount times the
+passes of the loops between the choice and it (a `for` over a collection of at most k, a
+`repeat`/`while` up to its cap), read where the loop was read.  A loop with no known bound, or a
+statement this module does not know, leaves the choice as it is.
+
+All those awards must go to one player per firing: the award's player, followed back through
+the procedure calls between the choice and it (a parameter not bound anew in its procedure is
+what the call passed), is one local of the choice's own reading that the choice does not bind.
+The choice's firings for that player are then its runs (`Bounds._per_player`).
+
+Bounds (verify/bounds.py) calls `track` as it reads a choice's options and `option_terms` as it
+sums an item's awards for the solver, before `branch_awards.exclusive_terms`."""
+
+from __future__ import annotations
+
+from soan.dsl import ir
+
+
+def track(bounds, site, run):
+    """`run` (reading one option), noting on the choice's `site` the stretch of sites it records."""
+    if site is None:
+        return run
+
+    def tracked():
+        start = len(bounds.sites)
+        run()
+        if bounds.recording:
+            site.options.append((start, len(bounds.sites)))
+
+    return tracked
+
+
+def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]:
+    """`terms` (solver terms (name, lo, hi, times), one per award site of `item`, in the order of
+    `bounds.sites`' awards of it), as a list of the same length where the awards of each choice
+    that lie in two or more of its options are one term (in the first's place; the others None):
+    what one firing of the choice gives at most, times the choice's firings for one player, when
+    that is tighter on both sides.  Also the positions so merged, which other readings leave."""
+    from .bounds import _binds, _rebound  # it imports this module
+
+    sites = bounds.sites
+    position = {}
+    for i, s in enumerate(sites):
+        if isinstance(s.node, ir.Award) and s.node.item == item:
+            position[i] = len(position)
+    if len(position) != len(terms):
+        return terms, set()
+    out: list = list(terms)
+    taken: set[int] = set()
+    for ci, choice in enumerate(sites):
+        node = choice.node
+        if not isinstance(node, ir.Choose) or not choice.options or choice.firings is None:
+            continue
+        spans = [[i for i in range(a, b) if i in position] for a, b in choice.options]
+        ks = [position[i] for span in spans for i in span]
+        if sum(1 for span in spans if span) < 2 or any(k in taken for k in ks):
+            continue
+        if any(terms[k][1] is None or terms[k][2] is None or terms[k][3] is None for k in ks):
+            continue
+        inside = {k for n in ir.walk(node) if isinstance(n, ir.Stmt) for k in _binds(n)}
+        per_option, who = [], set()
+        for (a, b), span in zip(choice.options, spans):
+            lo = hi = 0
+            for i in span:
+                s = sites[i]
+                times = _passes(bounds, sites, a, i)
+                name = _player_at_choice(bounds, sites, a, i, _rebound)
+                iv = bounds.value_at(s, s.node.amount)
+                if times is None or name is None or name in inside or iv is None or s.card_award is not None:
+                    break
+                who.add(name)
+                lo += min(0, iv[0]) * times
+                hi += max(0, iv[1]) * times
+            else:
+                per_option.append((lo, hi))
+                continue
+            break
+        if len(per_option) != len(spans) or len(who) != 1:
+            continue
+        saved, bounds.env = bounds.env, choice.env
+        try:
+            runs = bounds._per_player(ir.Local(next(iter(who))), choice.firings)
+        finally:
+            bounds.env = saved
+        if runs is None:
+            continue
+        hi = max(h for _, h in per_option)
+        lo = min(lo for lo, _ in per_option)
+        apart_hi = sum(max(0, terms[k][2]) * terms[k][3] for k in ks)
+        apart_lo = sum(min(0, terms[k][1]) * terms[k][3] for k in ks)
+        if hi * runs > apart_hi or lo * runs < apart_lo or (hi * runs, lo * runs) == (apart_hi, apart_lo):
+            continue  # not tighter, or looser on one side
+        taken.update(ks)
+        for k in ks[1:]:
+            out[k] = None
+        out[ks[0]] = (f"line {node.span.line}", lo, hi, runs)
+    return out, taken
+
+
+def _enclosing(sites, start: int, i: int) -> list[int]:
+    """The sites from `start` on whose reading holds site `i`, outermost first."""
+    return [j for j in range(start, i) if sites[j].end is not None and j < i < sites[j].end]
+
+
+def _passes(bounds, sites, start: int, i: int) -> int | None:
+    """How often site `i` can fire in one reading of the stretch from `start`: the product of the
+    passes of the loops around it there (None: a loop with no known bound, or a statement unknown here)."""
+    times = 1
+    for j in _enclosing(sites, start, i):
+        n = sites[j].node
+        saved, bounds.env = bounds.env, sites[j].env
+        try:
+            match n:
+                case ir.If() | ir.Choose() | ir.Pick() | ir.Do() | ir.Phase():
+                    k = 1
+                case ir.For(coll=coll):
+                    k = bounds.size(coll)
+                case ir.Repeat(count=count):
+                    k = bounds.int_max(count)
+                case ir.While(limit=limit):
+                    k = None if limit is None else bounds.int_max(limit)
+                case _:
+                    k = None
+        finally:
+            bounds.env = saved
+        if k is None:
+            return None
+        times *= max(0, k)
+    return times
+
+
+def _player_at_choice(bounds, sites, start: int, i: int, rebound) -> str | None:
+    """The local of the choice's reading that site `i`'s award goes to, followed back through the
+    procedure calls around it (None: not a local, or one a procedure binds anew)."""
+    who = sites[i].node.player
+    calls = [j for j in _enclosing(sites, start, i) if isinstance(sites[j].node, ir.Do)]
+    for j in reversed(calls):
+        if not isinstance(who, ir.Local):
+            return None
+        proc = bounds._procs[sites[j].node.proc]
+        if who.name not in proc.params or who.name in rebound(proc.body):
+            return None
+        who = sites[j].node.args[proc.params.index(who.name)]
+    return who.name if isinstance(who, ir.Local) else None
