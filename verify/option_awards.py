@@ -2,8 +2,8 @@
 
 A firing of a choice runs one of its options (or none, on a pass): awards to the same item that
 lie in two or more options, directly or in the procedures they call, add up per firing to what one
-option gives at most, not to what all give.  Two options that each `do roast(p, +1)` /
-`do roast(p, -1)` where `roast` awards 3, in a choice fired 4 times for a player, give at most
+option gives at most, not to what all give.  Two options that each `do work(p, +1)` /
+`do work(p, -1)` where `work` awards 3, in a choice fired 4 times for a player, give at most
 4 x 3 = 12, not 4 x 3 + 4 x 3 = 24.
 
 How one option's firing is bounded: every award site read inside the option (the sites of its
