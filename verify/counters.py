@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from soan.dsl import ir
 
+from . import option_awards
+
 
 def counter_interval(bounds, name: str):
     """(lowest, highest) of the player field `name` at any moment, or None when it is not such a counter."""
@@ -41,4 +43,5 @@ def _counter(bounds, name: str):
         if step is None or step[0] < 0:
             return None
         most += step[1] * site.per_player
+    most -= option_awards.counter_saving(bounds, name)  # raises in the options of one choice share its firings
     return (max(var.domain.lo, start[0]), min(var.domain.hi, most))

@@ -18,7 +18,8 @@ what the call passed), is one local of the choice's own reading that the choice 
 The choice's firings for that player are then its runs (`Bounds._per_player`).
 
 Bounds (verify/bounds.py) calls `track` as it reads a choice's options and `option_terms` as it
-sums an item's awards for the solver, before `branch_awards.exclusive_terms`."""
+sums an item's awards for the solver, before `branch_awards.exclusive_terms`; a player's counter
+(verify/counters.py) is raised the same way, and `counter_saving` says how much less it can grow."""
 
 from __future__ import annotations
 
@@ -45,18 +46,60 @@ def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]
     that lie in two or more of its options are one term (in the first's place; the others None):
     what one firing of the choice gives at most, times the choice's firings for one player, when
     that is tighter on both sides.  Also the positions so merged, which other readings leave."""
-    from .bounds import _binds, _rebound  # it imports this module
-
-    sites = bounds.sites
     position = {}
-    for i, s in enumerate(sites):
+    for i, s in enumerate(bounds.sites):
         if isinstance(s.node, ir.Award) and s.node.item == item:
             position[i] = len(position)
     if len(position) != len(terms):
         return terms, set()
     out: list = list(terms)
     taken: set[int] = set()
-    for ci, choice in enumerate(sites):
+
+    def apart(ks):
+        if any(terms[k][1] is None or terms[k][2] is None or terms[k][3] is None for k in ks):
+            return None
+        return (sum(min(0, terms[k][1]) * terms[k][3] for k in ks), sum(max(0, terms[k][2]) * terms[k][3] for k in ks))
+
+    for node, ks, lo, hi, runs in _shared(bounds, position, lambda n: n.amount, lambda n: n.player, apart):
+        taken.update(ks)
+        for k in ks[1:]:
+            out[k] = None
+        out[ks[0]] = (f"line {node.span.line}", lo, hi, runs)
+    return out, taken
+
+
+def counter_saving(bounds, name: str) -> int:
+    """How much less than the sum of its raises (each step's most times its firings for one player)
+    the player field `name`, only ever raised, can grow: raises in two or more options of one choice
+    share the choice's firings (see verify/counters.py)."""
+    position = {}
+    for i, s in enumerate(bounds.sites):
+        n = s.node
+        if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name and n.op == "+=":
+            position[i] = len(position)
+    sites = [bounds.sites[i] for i in position]
+
+    def apart(ks):
+        steps = [bounds.value_at(sites[k], sites[k].node.value) for k in ks]
+        if any(st is None or st[0] < 0 or sites[k].per_player is None for st, k in zip(steps, ks)):
+            return None
+        return 0, sum(st[1] * sites[k].per_player for st, k in zip(steps, ks))
+
+    saved = 0
+    for _, ks, _, hi, runs in _shared(bounds, position, lambda n: n.value, lambda n: n.target.obj, apart):
+        saved += apart(ks)[1] - hi * runs
+    return saved
+
+
+def _shared(bounds, position: dict, amount_of, player_of, apart):
+    """Each choice whose options hold two or more of the sites at `position` (site index -> k), one
+    player's: (the choice, the ks, the most and least one firing gives, its firings for that player),
+    when tighter on both sides than `apart(ks)` ((lo, hi) of those sites apart; None: no bound)."""
+    from .bounds import _binds, _rebound  # it imports this module
+
+    sites = bounds.sites
+    taken: set[int] = set()
+    for choice in sites:
         node = choice.node
         if not isinstance(node, ir.Choose) or not choice.options or choice.firings is None:
             continue
@@ -64,7 +107,8 @@ def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]
         ks = [position[i] for span in spans for i in span]
         if sum(1 for span in spans if span) < 2 or any(k in taken for k in ks):
             continue
-        if any(terms[k][1] is None or terms[k][2] is None or terms[k][3] is None for k in ks):
+        was = apart(ks)
+        if was is None:
             continue
         inside = {k for n in ir.walk(node) if isinstance(n, ir.Stmt) for k in _binds(n)}
         per_option, who = [], set()
@@ -73,8 +117,8 @@ def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]
             for i in span:
                 s = sites[i]
                 times = _passes(bounds, sites, a, i)
-                name = _player_at_choice(bounds, sites, a, i, _rebound)
-                iv = bounds.value_at(s, s.node.amount)
+                name = _player_at_choice(bounds, sites, a, i, player_of(s.node), _rebound)
+                iv = bounds.value_at(s, amount_of(s.node))
                 if times is None or name is None or name in inside or iv is None or s.card_award is not None:
                     break
                 who.add(name)
@@ -95,15 +139,10 @@ def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]
             continue
         hi = max(h for _, h in per_option)
         lo = min(lo for lo, _ in per_option)
-        apart_hi = sum(max(0, terms[k][2]) * terms[k][3] for k in ks)
-        apart_lo = sum(min(0, terms[k][1]) * terms[k][3] for k in ks)
-        if hi * runs > apart_hi or lo * runs < apart_lo or (hi * runs, lo * runs) == (apart_hi, apart_lo):
+        if hi * runs > was[1] or lo * runs < was[0] or (lo * runs, hi * runs) == tuple(was):
             continue  # not tighter, or looser on one side
         taken.update(ks)
-        for k in ks[1:]:
-            out[k] = None
-        out[ks[0]] = (f"line {node.span.line}", lo, hi, runs)
-    return out, taken
+        yield node, ks, lo, hi, runs
 
 
 def _enclosing(sites, start: int, i: int) -> list[int]:
@@ -138,10 +177,9 @@ def _passes(bounds, sites, start: int, i: int) -> int | None:
     return times
 
 
-def _player_at_choice(bounds, sites, start: int, i: int, rebound) -> str | None:
-    """The local of the choice's reading that site `i`'s award goes to, followed back through the
+def _player_at_choice(bounds, sites, start: int, i: int, who, rebound) -> str | None:
+    """The local of the choice's reading that site `i`'s player `who` is, followed back through the
     procedure calls around it (None: not a local, or one a procedure binds anew)."""
-    who = sites[i].node.player
     calls = [j for j in _enclosing(sites, start, i) if isinstance(sites[j].node, ir.Do)]
     for j in reversed(calls):
         if not isinstance(who, ir.Local):

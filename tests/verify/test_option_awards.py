@@ -54,3 +54,21 @@ def test_an_award_outside_the_choice_adds_to_it():
     """A roast after the choice also fires each round: 4 x 3 + 4 x 3 = 24, and a game reaches 24."""
     text = TWO_WAYS.replace("    }\n  }\n}\nwinner", "    }\n    do roast(p, 1)\n  }\n}\nwinner")
     assert proved_and_best(text, "pts") == (24, 24)
+
+
+# The same choice raising a player's counter through the procedure instead; the counter is scored at the end.
+COUNTED = TWO_WAYS.replace('score pts "pts"\n', 'player { done: 0..99 = 0 }\nscore pts "pts"\n').replace(
+    "if d != 0 { award 3 to p for pts }", "if d != 0 { set p.done += 1 }").replace(
+    "winner", "scoring { for p in players { award p.done to p for pts } }\nwinner")
+
+
+def test_a_counter_raised_in_either_option_shares_the_choices_firings():
+    """Either option raises `done` by one through `roast`, one a firing: at most 4 (not 8, nor the declared 99),
+    and a game reaches 4."""
+    assert proved_and_best(COUNTED, "pts") == (4, 4)
+
+
+def test_a_counter_raised_twice_in_one_option_counts_both():
+    """`plus` raises `done` twice a firing: at most 8, and a game reaches 8."""
+    text = COUNTED.replace('{ do roast(p, 1) }', '{ do roast(p, 1)\n do roast(p, 1) }')
+    assert proved_and_best(text, "pts") == (8, 8)
