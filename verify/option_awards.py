@@ -119,7 +119,8 @@ def _shared(bounds, position: dict, amount_of, player_of, apart):
                 times = _passes(bounds, sites, a, i)
                 name = _player_at_choice(bounds, sites, a, i, player_of(s.node), _rebound)
                 iv = bounds.value_at(s, amount_of(s.node))
-                if times is None or name is None or name in inside or iv is None or s.card_award is not None:
+                if (s.firings is None or times is None or name is None or name in inside or iv is None
+                        or s.card_award is not None):  # firings None: read inside a recursion
                     break
                 who.add(name)
                 lo += min(0, iv[0]) * times
