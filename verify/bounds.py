@@ -231,12 +231,7 @@ class Bounds:
             try:
                 match node:
                     case ir.Move(what=what, dest=dest) | ir.Draw(count=what, dest=dest):
-                        if isinstance(node, ir.Draw):
-                            iv = self.interval(what)
-                            each = None if iv is None else max(0, iv[1])
-                        else:
-                            v = self.val(what)
-                            each = 1 if v.one else v.size
+                        each = self.carried(node)
                         zones, own = self._filled(dest)
                         if zones is None:
                             return {}
@@ -909,6 +904,14 @@ class Bounds:
         return (lo.value, hi.value) if lo is not None and lo.status == hi.status == "proved" else None
 
     # ---- what expressions are known to be
+
+    def carried(self, node: ir.Move | ir.Draw) -> int | None:
+        """The most cards one firing of a move or draw carries, read where `self.env` stands."""
+        if isinstance(node, ir.Draw):
+            iv = self.interval(node.count)
+            return None if iv is None else max(0, iv[1])
+        v = self.val(node.what)
+        return 1 if v.one else v.size
 
     def val(self, e) -> Val:
         if isinstance(e, ir.Local):

@@ -25,20 +25,8 @@ def at_once(b) -> dict[str, int]:
     t, flow = b.t, b.flow
     per_player = {z.name for z in b.spec.zones if z.per_player}
     edges: dict[str, set[str]] = {z: set() for z in per_player}
-    moves = []  # (site, source zones or None, destination zones, own)
-    for site in b.sites:
-        node = site.node
-        if not isinstance(node, (ir.Move, ir.Draw)):
-            continue
-        saved, b.env = b.env, site.env
-        try:
-            dest, own = b._filled(node.dest)
-            # the zones the cards lie in now: a zone, a filter of one, a def's zones joined, a card
-            # a local names (Bounds._taken_from); else wherever its cards can ever lie
-            zc = b._zone_cards(node.what) if isinstance(node, ir.Move) else None
-        finally:
-            b.env = saved
-        src = set(zc[0]) if zc is not None else b._taken_from(site)
+    moves = []
+    for site, src, dest, own in card_moves(b):
         if dest is None:  # anywhere: into any group, from one player's to another's
             dest, own = set(flow.zone_names), False
         moves.append((site, src, dest, own))
@@ -59,31 +47,56 @@ def at_once(b) -> dict[str, int]:
             z, o = t.zone_slots[slot]
             if z.name in group and o is not None:
                 start[o.i] = start.get(o.i, 0) + 1
-        most = max(start.values(), default=0)
-        for site, src, dest, own in moves:
-            if not dest & group or (src is not None and src <= group):
-                continue  # not into the group; or from it, so a player's own cards from their own group
-            saved, b.env = b.env, site.env
-            try:
-                if isinstance(site.node, ir.Draw):
-                    iv = b.interval(site.node.count)
-                    each = None if iv is None else max(0, iv[1])
-                else:
-                    v = b.val(site.node.what)
-                    each = 1 if v.one else v.size
-            finally:
-                b.env = saved
-            times = b.times_for_one_player(site) if own else site.firings
-            if times is None or each is None:
-                most = None
-                break
-            most += times * each
-        if most is None:
+        more = arrivals(b, moves, group)
+        if more is None:
             continue
+        most = max(start.values(), default=0) + more
         for z in group:
             if most < len(flow.cards_in(z)):
                 out[z] = most
     return out
+
+
+def card_moves(b) -> list[tuple]:
+    """Every move and draw the rules make, as (site, the zones its cards come from or None, the
+    zones they go to or None for anywhere, whether they go to the zones of the player the site
+    is read for)."""
+    out = []
+    for site in b.sites:
+        node = site.node
+        if not isinstance(node, (ir.Move, ir.Draw)):
+            continue
+        saved, b.env = b.env, site.env
+        try:
+            dest, own = b._filled(node.dest)
+            # the zones the cards lie in now: a zone, a filter of one, a def's zones joined, a card
+            # a local names (Bounds._taken_from); else wherever its cards can ever lie
+            zc = b._zone_cards(node.what) if isinstance(node, ir.Move) else None
+        finally:
+            b.env = saved
+        src = set(zc[0]) if zc is not None else b._taken_from(site)
+        out.append((site, src, dest, own))
+    return out
+
+
+def arrivals(b, moves: list[tuple], group: set[str]) -> int | None:
+    """The most cards the moves and draws into `group` from outside it bring one player over a
+    game (their firings for that player, or at all when they may carry anyone's cards, times the
+    cards each moves); a move within the group brings none.  None where one is not bounded."""
+    most = 0
+    for site, src, dest, own in moves:
+        if not dest & group or (src is not None and src <= group):
+            continue
+        saved, b.env = b.env, site.env
+        try:
+            each = b.carried(site.node)
+        finally:
+            b.env = saved
+        times = b.times_for_one_player(site) if own else site.firings
+        if times is None or each is None:
+            return None
+        most += times * each
+    return most
 
 
 def _components(edges: dict[str, set[str]]) -> list[set[str]]:

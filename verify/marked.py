@@ -196,12 +196,7 @@ def _rounds_into(b: Bounds, zone: str, rounds_sites: set) -> int | None:
                 return None
             if zone not in dest:
                 continue
-            if isinstance(node, ir.Draw):
-                iv = b.interval(node.count)
-                each = None if iv is None else max(0, iv[1])
-            else:
-                v = b.val(node.what)
-                each = 1 if v.one else v.size
+            each = b.carried(node)
         finally:
             b.env = saved
         most = None if site.firings is None or each is None else site.firings * each
@@ -266,7 +261,7 @@ class _MarkedCounts(SetupCounts):
                 return [(counts, env)]
             case ir.Choose(count_kind="between" | "exactly") if s.var is not None:
                 before = len(self.sizes)
-                hi = self._count_most(s.count_hi, env, counts)
+                hi = self._count_bound(s.count_hi, env, counts, "most")
                 out = super()._stmt(s, counts, env)
                 if hi is not None and before in self.sizes:
                     lo, old = self.sizes[before]
@@ -331,26 +326,17 @@ class _MarkedCounts(SetupCounts):
         if s.pass_if is not None or s.where is not None or zone is None or lo is None:
             return False
         have = counts.get(zone, _Form()).least(self.sizes)
-        hi = self._count_least(s.count_hi, env, counts)
+        hi = self._count_bound(s.count_hi, env, counts, "least")
         return hi is not None and min(have, hi) >= lo
 
-    def _count_least(self, e, env, counts) -> int | None:
+    def _count_bound(self, e, env, counts, side: str) -> int | None:
+        """The `side` ("least" or "most") a choice's upper count can be: a constant, or a zone's
+        count less a constant."""
         c = self._const(e)
         if c is not None:
             return c
         match e:
             case ir.BinOp(op="-", left=l, right=ir.Int(value=d)):
                 k = self._amount(l, env, counts)
-                return None if k is None else k.least(self.sizes) - d
-        return None
-
-    def _count_most(self, e, env, counts) -> int | None:
-        """The most a choice's upper count can be: a constant, or a zone's count less a constant."""
-        c = self._const(e)
-        if c is not None:
-            return c
-        match e:
-            case ir.BinOp(op="-", left=l, right=ir.Int(value=d)):
-                k = self._amount(l, env, counts)
-                return None if k is None else k.most(self.sizes) - d
+                return None if k is None else getattr(k, side)(self.sizes) - d
         return None

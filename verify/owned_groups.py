@@ -16,9 +16,7 @@ placed, grown by an exchange with the stock and taken back each round: at most f
 
 from __future__ import annotations
 
-from soan.dsl import ir
-
-from .held import _components
+from .held import _components, arrivals, card_moves
 
 
 def at_once(b) -> dict[str, int]:
@@ -37,21 +35,10 @@ def at_once(b) -> dict[str, int]:
         return {}
     nodes = per_player | shared
     edges: dict[str, set[str]] = {z: set() for z in nodes}
-    moves = []  # (site, source zones or None, destination zones, own)
-    for site in b.sites:
-        node = site.node
-        if not isinstance(node, (ir.Move, ir.Draw)):
-            continue
-        saved, b.env = b.env, site.env
-        try:
-            dest, own = b._filled(node.dest)
-            zc = b._zone_cards(node.what) if isinstance(node, ir.Move) else None
-        finally:
-            b.env = saved
-        src = set(zc[0]) if zc is not None else b._taken_from(site)
-        if dest is None:
-            return {}
-        moves.append((site, src, dest, own))
+    moves = card_moves(b)
+    if any(dest is None for _, _, dest, _ in moves):
+        return {}
+    for _, src, dest, _ in moves:
         for s in (src or ()):
             for d in dest:
                 if s in nodes and d in nodes:
@@ -70,27 +57,10 @@ def at_once(b) -> dict[str, int]:
             z, _ = t.zone_slots[slot]
             if z.name in group and t.owner[c] is not None:
                 start[t.owner[c].i] = start.get(t.owner[c].i, 0) + 1
-        most = max(start.values(), default=0)
-        for site, src, dest, own in moves:
-            if not dest & group or (src is not None and src <= group):
-                continue  # not into the group; or within it: the card and its owner stay in it
-            saved, b.env = b.env, site.env
-            try:
-                if isinstance(site.node, ir.Draw):
-                    iv = b.interval(site.node.count)
-                    each = None if iv is None else max(0, iv[1])
-                else:
-                    v = b.val(site.node.what)
-                    each = 1 if v.one else v.size
-            finally:
-                b.env = saved
-            times = b.times_for_one_player(site) if own else site.firings
-            if times is None or each is None:
-                most = None
-                break
-            most += times * each
-        if most is None:
+        more = arrivals(b, moves, group)  # within the group: the card and its owner stay in it
+        if more is None:
             continue
+        most = max(start.values(), default=0) + more
         for z in group & per_player:
             if most < len(flow.cards_in(z)):
                 out[z] = most

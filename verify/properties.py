@@ -49,8 +49,8 @@ ITEM_CLIMBS = 1
 ITEM_STEPS_PER_GAME = 100
 ITEM_SHAPE = (4, 6, 0, 0)
 # where the rules say what an item counts (verify/item_progress.py), every loose item gets a climb
-# steered by the seat's progress towards it, in a wider beam: on BBQP's 3-player game a beam of 8
-# lifts its dishes from 17 to 29 of 58 where the narrow one without progress reached 7
+# steered by the seat's progress towards it, in a wider beam: an item scored only once cards are
+# gathered over several rounds shows the narrow beam nothing to climb (docs/verify.md has the numbers)
 PROGRESS_CLIMBS = True
 PROGRESS_STEPS_PER_GAME = 80
 PROGRESS_SHAPE = (8, 6, 0, 0)
@@ -420,17 +420,17 @@ class Verifier:
             # a seat gains from first
             loose.append((sign < 0, -seen / (sign * goal), name, sign, goal))
         # first every loose item whose counting the rules show, steered by the seat's progress; then, as
-        # before, the nearest unsteered climb for the items nearest to 'within 2x', unless a game made them tight
-        # a beam that cannot play one whole game within its work finishes it at random, no better than the
-        # seeded games: on specs of long games (Pitmaster's 440 steps at 4 players) no steered climb runs
+        # before, the nearest unsteered climb for the items nearest to 'within 2x', unless a game made them tight.
+        # A beam that cannot play one whole game within its work finishes it at random, no better than the
+        # seeded games: on a spec of long games (hundreds of steps) no steered climb runs
         shortest = min((len(w.record.log["steps"]) for table in (self.s.best, self.s.worst)
                         for _, w in table.values()), default=0)
         fits = PROGRESS_SHAPE[0] * PROGRESS_SHAPE[1] * shortest <= self.max_games * PROGRESS_STEPS_PER_GAME
         steered = [(x, item_progress.progress_of(self.t, x[2])) for x in sorted(loose)
                    if PROGRESS_CLIMBS and fits and x[3] > 0]
         plain = [(x, None) for x in sorted(loose)[:ITEM_CLIMBS]]
-        # a steered climb that raises no loose item's best game ends the steered climbs: on a spec whose
-        # long games outrun the beam's work (Pitmaster's), the seeded games already do better
+        # a steered climb that raises no loose item's best game ends the steered climbs: where the beam's
+        # work runs out long before a game's end, the seeded games already do better
         fruitless = False
         for (_, _, name, sign, goal), guide in [x for x in steered if x[1] is not None] + plain:
             key = f"item:{name}"

@@ -43,12 +43,7 @@ def at_once(b) -> dict[str, int]:
                 continue
             if isinstance(node, ir.Draw) and id(node) in replacing:
                 continue
-            if isinstance(node, ir.Draw):
-                iv = b.interval(node.count)
-                each = None if iv is None else max(0, iv[1])
-            else:
-                v = b.val(node.what)
-                each = 1 if v.one else v.size
+            each = b.carried(node)
         finally:
             b.env = saved
         times = b.times_for_one_player(site) if own else site.firings
