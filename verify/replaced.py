@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from soan.dsl import ir
 
+from .held import card_moves
+
 
 def at_once(b) -> dict[str, int]:
     """Per-player zone -> the most cards one player's zone holds at once, where replacing draws make
@@ -30,20 +32,14 @@ def at_once(b) -> dict[str, int]:
         if z.name in per_player and o is not None:
             start[(z.name, o.i)] = start.get((z.name, o.i), 0) + 1
     most: dict[str, int | None] = {z: max((n for (name, _), n in start.items() if name == z), default=0) for z in per_player}
-    for site in b.sites:
-        node = site.node
-        if not isinstance(node, (ir.Move, ir.Draw)):
+    for site, _src, dest, own in card_moves(b):
+        if dest is None:
+            return {}
+        if not dest & per_player or (isinstance(site.node, ir.Draw) and id(site.node) in replacing):
             continue
         saved, b.env = b.env, site.env
         try:
-            dest, own = b._filled(node.dest)
-            if dest is None:
-                return {}
-            if not dest & per_player:
-                continue
-            if isinstance(node, ir.Draw) and id(node) in replacing:
-                continue
-            each = b.carried(node)
+            each = b.carried(site.node)
         finally:
             b.env = saved
         times = b.times_for_one_player(site) if own else site.firings
