@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps
+from . import branch_awards, card_sums, counters, held, in_time, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -263,7 +263,8 @@ class Bounds:
         for z, y in self._held_by().items():
             if z in out and y in out:
                 first = max((n for (name, _), n in start.items() if name == z), default=0)
-                out[z] = min(out[z], first + out[y])
+                # only the cards of Y that come in time to take one (verify/in_time.py)
+                out[z] = min(out[z], first + in_time.usable(self, z, y, out[y]))
         return out
 
     def _held_by(self) -> dict[str, str]:
