@@ -16,8 +16,8 @@ move.  A card A brings at time a is used by a move into p.Z at a later time z:
 
 Between two firings of A for p a reset runs too (the latch), so the first reset after each firing
 is a different one: the firings of A whose cards can be used number at most the resets of f for
-one player.  A grill gained on passing in the last round, when no end phase clears the passes,
-serves no dish.
+one player.  A card gained as a player passes in the last round, when nothing clears the passes
+after it, takes no card.
 
 Which cards of Y a move into Z uses is read from where each came last before that move (or its
 start there): a card brought by A counts against A's firings that a reset follows.  Every other
