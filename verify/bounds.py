@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps
+from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps, trimmed
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -139,6 +139,7 @@ class Bounds:
         self._latch_runs: dict[int, int | None] = {}
         self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
         self._stage: tuple | None = None
+        self._at: tuple | None = None  # the step of the site whose value is being read (value_at)
         self._tokens = 0
         self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
         # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
@@ -1097,11 +1098,11 @@ class Bounds:
 
     def value_at(self, site: Site, e) -> Interval:
         """The interval of `e` as read at `site`, its locals as they were there."""
-        saved, self.env = self.env, site.env
+        saved, self.env, at, self._at = self.env, site.env, self._at, site.stage
         try:
             return self.interval(e)
         finally:
-            self.env = saved
+            self.env, self._at = saved, at
 
     # ---- sizes of collections
 
@@ -1129,8 +1130,9 @@ class Bounds:
                 whole = self.size(coll)
                 if cards is not None:
                     alike = self.flow.most_alike(cards, var, where)
-                    return alike if whole is None else min(alike, whole)
-                return whole
+                    whole = alike if whole is None else min(alike, whole)
+                cut = trimmed.most(self, e, self._at)  # cut to another group's size (verify/trimmed.py)
+                return whole if cut is None else cut if whole is None else min(whole, cut)
             case ir.Ranking(coll=coll) | ir.Call(func="reverse", args=(coll,)):
                 return self.size(coll)
             case ir.RangeExpr(lo=lo, hi=hi):
