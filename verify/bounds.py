@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps, trimmed
+from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -1450,6 +1450,9 @@ class Bounds:
                 pairs_most = matched_sums.most(self, e)  # matching pairs of two lists (verify/matched_sums.py)
                 if pairs_most is not None:
                     out = (0, pairs_most) if out is None else (min(out[0], pairs_most), min(out[1], pairs_most))
+                rare = rare_states.most(self, e, s)  # yes/no states few cards hold at once (verify/rare_states.py)
+                if rare is not None and out is not None:
+                    out = (min(out[0], rare), min(out[1], rare))
                 return out
             case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
                 if value is None:
