@@ -38,7 +38,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed
+from . import branch_awards, card_sums, counters, gated_caps, held, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -140,6 +140,7 @@ class Bounds:
         self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
         self._stage: tuple | None = None
         self._at: tuple | None = None  # the step of the site whose value is being read (value_at)
+        self._given_false: dict = {}  # local -> yes/no states read as false on its card (verify/rare_states.py)
         self._tokens = 0
         self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
         # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
@@ -1338,6 +1339,9 @@ class Bounds:
             if name in t.kind_states[t.kind[c]]:
                 iv = _domain_interval(t.state_domain[(t.kind[c], name)])
                 cap = state_caps.card_max(self, c, name) if self._read_done and iv is not None else None
+                for flag in self._given_false.get(obj.name, ()) if self._read_done and iv is not None else ():
+                    gated = gated_caps.card_max_when_false(self, c, name, flag)  # read with the flag false
+                    cap = gated if cap is None or gated is not None and gated < cap else cap
                 if cap is not None and cap < iv[1]:  # what the rules that set it let it reach on this card
                     iv = (iv[0], max(iv[0], cap))
             elif isinstance(x, int):  # a bool too

@@ -64,7 +64,12 @@ def most(bounds, e: ir.Agg, s: int | None) -> int | None:
         if k is None or k >= s:
             continue
         listed = ir.ListComp(e.var, e.coll, where, None)
-        off = bounds._per_card(listed, e.var, _fixed(value, card, f, False))
+        # read with the flag false, a state whose rises it limits may be capped lower (verify/gated_caps.py)
+        saved, bounds._given_false = bounds._given_false, {**bounds._given_false, e.var: (f,)}
+        try:
+            off = bounds._per_card(listed, e.var, _fixed(value, card, f, False))
+        finally:
+            bounds._given_false = saved
         on = bounds._per_card(listed, e.var, _fixed(value, card, f, True))
         if off is None or on is None:
             continue
