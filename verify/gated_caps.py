@@ -1,7 +1,7 @@
 """The most a card's state can reach while one of its yes/no states is false, when the limit that
-bounds its rises reads that yes/no state: a roast level raised only while `c.roast < c.gauge + (if
-c.valued then 1 else 0)` is at most the gauge on a card that is not valued, provided no card stops
-being valued while its level is above that.
+bounds its rises reads that yes/no state: a level raised only while `c.level < c.limit + (if
+c.polished then 1 else 0)` is at most the limit on a card that is not polished, provided no card
+stops being polished while its level is above that.
 
 Per card, with the flag read false, the cap is worked out as verify/state_caps.py does (a state set
 outright to values up to V, raised by k only under `c.f < E`: max(V, E - 1 + k, its start)), E read

@@ -2,9 +2,9 @@
 
 A `state f: bool` starts as its declared default on every card, and only a `set x.f = ...` changes
 it, one card a firing.  So at any moment the cards with f true are at most the cards it starts true
-on plus the firings, in the whole game, of every `set` of f to anything but `false`.  With smoke
-putting a value token on a dish (`set c.valued = true`) under a work area taking 2 workers a round
-for 4 rounds, at most 8 dishes of the whole table are valued at once, whatever else the rules do.
+on plus the firings, in the whole game, of every `set` of f to anything but `false`.  With a work
+area taking 2 workers a round for 4 rounds, each marking one card (`set c.marked = true`), at most 8
+cards of the whole table are marked at once, whatever else the rules do.
 
 A sum over a list of s distinct cards whose value reads `c.f` then takes at most k of its cards with
 f true: for each card its largest value with f false and with f true (the value read with `c.f`
