@@ -117,6 +117,8 @@ def _every_player(bounds, coll) -> bool:
     while isinstance(coll, (ir.Ranking, ir.Call)):
         if isinstance(coll, ir.Call) and coll.func != "reverse":
             return False
+        if isinstance(coll, ir.Ranking) and (coll.kind != "order" or coll.where is not None):
+            return False  # `best` gives only those that come first; a filter drops some
         coll = coll.args[0] if isinstance(coll, ir.Call) else coll.coll
     return isinstance(coll, ir.AllPlayers)
 

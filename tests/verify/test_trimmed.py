@@ -79,3 +79,21 @@ def test_a_cut_of_one_player_only_keeps_the_plate_bound():
     spec = CUT.replace("  for p in players { do judge(p) }", "  do judge(first(players))")
     assert spec != CUT
     assert proved_and_best(spec, "side_pts") == (3, 3)
+
+
+def test_a_cut_of_the_leaders_only_keeps_the_plate_bound():
+    """When only the first seat is cut (`best`, not `order`), the other player keeps every
+    side: the bound stays 3, and a game reaches 3."""
+    spec = CUT.replace("  for p in players { do judge(p) }",
+                       "  for p in (best q in players by q.seat asc else stable) { do judge(p) }")
+    assert spec != CUT
+    assert proved_and_best(spec, "side_pts") == (3, 3)
+
+
+def test_a_cut_in_play_order_counts():
+    """A cut made for every player in an order (`order q in players by ...`) is a cut of every player:
+    the bound is 1, and a game reaches 1."""
+    spec = CUT.replace("  for p in players { do judge(p) }",
+                       "  for p in (order q in players by count(q.plate) desc else stable) { do judge(p) }")
+    assert spec != CUT
+    assert proved_and_best(spec, "side_pts") == (1, 1)
