@@ -196,12 +196,8 @@ def _own_moves_only(bounds, proc: ir.Procedure, param: str, zone: str, field: st
         if isinstance(n, ir.Move):
             if _into(n.dest, zone):
                 return False
-            what = n.what
-            if isinstance(what, ir.Local):
-                if what.name not in bound:
-                    return False
-                what = bound[what.name]
-            what = _expand(bounds, what, INLINE_DEPTH)
+            what = _resolved(n.what, bound, param)
+            what = None if what is None else _expand(bounds, what, INLINE_DEPTH)
             if what is None:
                 return False
             if _into(what, zone) and not _rooted(what, own):
@@ -214,3 +210,29 @@ def _rooted(e, own: ir.Attr) -> bool:
     while isinstance(e, ir.ListComp) and e.value is None:
         e = e.coll
     return e == own
+
+
+def _resolved(e, bound: dict, param: str, depth: int = 4):
+    """`e` with the locals bound in the procedure replaced by what they were bound to, or None when
+    it reads a local other than the player's that is not known so (a loop's card, say)."""
+    if depth == 0:
+        return None
+    failed = False
+    # the variables of the lists and sums inside it are bound there
+    inner_vars = {n.var for n in ir.walk(e) if isinstance(n, (ir.ListComp, ir.Agg, ir.Ranking))}
+
+    def sub(n):
+        nonlocal failed
+        if isinstance(n, ir.Local) and n.name != param and n.name not in inner_vars:
+            if n.name not in bound:
+                failed = True
+                return n
+            inner = _resolved(bound[n.name], bound, param, depth - 1)
+            if inner is None:
+                failed = True
+                return n
+            return inner
+        return ir.map_children(n, sub)
+
+    out = sub(e)
+    return None if failed else out
