@@ -38,7 +38,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import branch_awards, card_sums, counters, held, in_time, matched_guard, matched_sums, option_awards, owned_groups, pairs, passage, replaced, state_caps
+from . import (branch_awards, card_sums, counters, gated_caps, held, in_time, matched_guard, matched_sums, option_awards,
+               owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed)
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -139,6 +140,8 @@ class Bounds:
         self._latch_runs: dict[int, int | None] = {}
         self._latch_nodes: set[int] = set()  # the statements those guards belong to (one reading each)
         self._stage: tuple | None = None
+        self._at: tuple | None = None  # the step of the site whose value is being read (value_at)
+        self._given_false: dict = {}  # local -> yes/no states read as false on its card (verify/rare_states.py)
         self._tokens = 0
         self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
         # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
@@ -1098,11 +1101,11 @@ class Bounds:
 
     def value_at(self, site: Site, e) -> Interval:
         """The interval of `e` as read at `site`, its locals as they were there."""
-        saved, self.env = self.env, site.env
+        saved, self.env, at, self._at = self.env, site.env, self._at, site.stage
         try:
             return self.interval(e)
         finally:
-            self.env = saved
+            self.env, self._at = saved, at
 
     # ---- sizes of collections
 
@@ -1130,8 +1133,9 @@ class Bounds:
                 whole = self.size(coll)
                 if cards is not None:
                     alike = self.flow.most_alike(cards, var, where)
-                    return alike if whole is None else min(alike, whole)
-                return whole
+                    whole = alike if whole is None else min(alike, whole)
+                cut = trimmed.most(self, e, self._at)  # cut to another group's size (verify/trimmed.py)
+                return whole if cut is None else cut if whole is None else min(whole, cut)
             case ir.Ranking(coll=coll) | ir.Call(func="reverse", args=(coll,)):
                 return self.size(coll)
             case ir.RangeExpr(lo=lo, hi=hi):
@@ -1337,6 +1341,9 @@ class Bounds:
             if name in t.kind_states[t.kind[c]]:
                 iv = _domain_interval(t.state_domain[(t.kind[c], name)])
                 cap = state_caps.card_max(self, c, name) if self._read_done and iv is not None else None
+                for flag in self._given_false.get(obj.name, ()) if self._read_done and iv is not None else ():
+                    gated = gated_caps.card_max_when_false(self, c, name, flag)  # read with the flag false
+                    cap = gated if cap is None or gated is not None and gated < cap else cap
                 if cap is not None and cap < iv[1]:  # what the rules that set it let it reach on this card
                     iv = (iv[0], max(iv[0], cap))
             elif isinstance(x, int):  # a bool too
@@ -1449,6 +1456,9 @@ class Bounds:
                 pairs_most = matched_sums.most(self, e)  # matching pairs of two lists (verify/matched_sums.py)
                 if pairs_most is not None:
                     out = (0, pairs_most) if out is None else (min(out[0], pairs_most), min(out[1], pairs_most))
+                rare = rare_states.most(self, e, s)  # yes/no states few cards hold at once (verify/rare_states.py)
+                if rare is not None and out is not None:
+                    out = (min(out[0], rare), min(out[1], rare))
                 return out
             case ir.Agg(func="max" | "min" | "first" | "last", var=var, coll=coll, value=value):
                 if value is None:
