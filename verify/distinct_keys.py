@@ -56,8 +56,10 @@ def distinct_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
     for root in [spec.setup, spec.rounds.body, spec.scoring, *bodies.values()]:
         if root is not None:
             _writes(root, field, (), writes)
-    if not writes:
-        return None
+    everywhere = sum(1 for r in _roots(spec) for n in ir.walk(r)
+                     if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == field)
+    if not writes or len(writes) != everywhere:
+        return None  # a write under a statement _stmts does not look into
     for st, enclosing in writes:
         loop = enclosing[-1] if enclosing else None
         if loop is None or not _counter_loop(spec, loop, field, st):
@@ -69,7 +71,9 @@ def distinct_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
         return None
     ids = {id(x) for x in loops}
     # the start: the setup, then the rounds' first statements, read nothing of the field before a loop
-    if _reads(spec, [spec.setup] if spec.setup else [], field) or _ends(spec, [spec.setup] if spec.setup else []):
+    start = [x for x in (spec.setup, spec.rounds.count) if x is not None]
+    start += [t.supply for t in spec.tokens] + [v.default for v in spec.vars if v.default is not None]
+    if _reads(spec, start, field) or _ends(spec, start):
         return None
     state = _established(spec, spec.rounds.body.stmts, field, ids, bodies)
     if state is not True:
