@@ -252,7 +252,9 @@ def _card_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
     match key:
         case ir.Attr(obj=ir.Local(name=v), name=name) if v == var:
             fields = [f for c in spec.components for f in c.fields if f.name == name]
-            if fields and not any(f.is_state for f in fields):
+            written = any(isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name
+                          for r in _roots(spec) for n in ir.walk(r))
+            if fields and not any(f.is_state for f in fields) and not written:
                 return name
     return None
 
@@ -430,6 +432,8 @@ def _checked(block: ir.Block, ins, zone: str, t: int) -> bool:
     if not any(s is ins for s in stmts):
         return False
     x = ins.dest.obj
+    if not isinstance(x, ir.Local):
+        return False  # an expression the statements between could make name another player
     for st in stmts[next(i for i, s in enumerate(stmts) if s is ins) + 1:]:
         if isinstance(st, _BETWEEN):
             continue
