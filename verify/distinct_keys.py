@@ -346,7 +346,7 @@ _READS = {("Call", "args"), ("Agg", "coll"), ("ListComp", "coll"), ("Ranking", "
           ("Choose", "source"), ("Pick", "source"), ("Move", "what"), ("Draw", "source"), ("BinOp", "left"),
           ("BinOp", "right"), ("Shuffle", "zone"), ("Look", "what"), ("Flip", "what")}
 # statements that may stand between a move into the zone and the test of its count: they move no
-# card, bind no name and cannot end the game
+# card, bind no name, cannot end the game and ask no decision (so no game pauses or stops between)
 _BETWEEN = (ir.Award, ir.Give, ir.Return, ir.Say)
 
 
