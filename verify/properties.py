@@ -19,7 +19,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import climb as cooperative, crosscheck, item_progress, solver, supplies
+from . import climb as cooperative, crosscheck, distinct_keys, item_progress, solver, supplies
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -293,11 +293,11 @@ class Verifier:
 
     def p_tiebreaks(self) -> list[Finding]:
         out = []
-        items = [(n.kind, n.var, n.keys, n.fallback, n.span, n.coll, owner) for owner, n in self._rankings()]
+        items = [(n.kind, n.var, n.keys, n.fallback, n.span, n.coll, owner, n) for owner, n in self._rankings()]
         if self.spec.winner is not None:
             w = self.spec.winner
-            items.append(("winner", w.var, w.keys, w.fallback, w.span, w.coll, None))
-        for kind, var, keys, fallback, span, coll, owner in items:
+            items.append(("winner", w.var, w.keys, w.fallback, w.span, w.coll, None, w))
+        for kind, var, keys, fallback, span, coll, owner, node in items:
             subject = f"{kind} at line {span.line}"
             claim = f"the {subject} always separates its candidates"
             # seat and distance tell players apart only when no player is a candidate twice
@@ -306,6 +306,8 @@ class Verifier:
             w = self.s.marks.get(("tie_fallback", span.site))
             unique = None if injective is not None else \
                 next((why for k in keys if (why := self._unique_card_key(k.expr, var, owner))), None)
+            if injective is None and unique is None:  # verify/distinct_keys.py
+                unique = distinct_keys.separated(self.spec, node, owner, distinct)
             if injective is not None or unique is not None:
                 out.append(Finding("tiebreaks", subject, "proved", claim,
                                    unique or "a key is different for every candidate (seat, distance or position)",
