@@ -395,8 +395,8 @@ def _stepwise_short(v: Verifier, name: str, supply: int) -> None:
         v.s.cut_short = True
 
 
-# the turn-planned search (verify/turn_plan.py): engine steps per game of --games (Pitmaster-20's roast
-# tokens at 4 players are found short from seed 0 within 95 games' worth)
+# the turn-planned search (verify/turn_plan.py): engine steps per game of --games (the shipped supply it
+# was made for, Pitmaster-20's at 4 players, is found short from seed 0 within 95 games' worth)
 PLANNED_STEPS_PER_GAME = 1000
 
 

@@ -2,9 +2,9 @@
 
 A supply that runs short only when every seat, turn after turn, takes the
 steps that lead to a give (a card laid where a give can reach it, then the
-work that gives for it, with the right die or fire) is seldom found by
+work that gives for it, with the right roll or number) is seldom found by
 searches that value one decision at a time: the decision that matters (where a
-worker goes) shows its worth only two or three decisions later (which card,
+piece is placed) shows its worth only two or three decisions later (which card,
 which way), and a random continuation seldom takes those.  Here every run of
 decisions one seat makes in a row (its turn, up to DEPTH of them) is searched
 as a tree: every move at each decision, the run's budget of LEAVES sequences
@@ -24,10 +24,11 @@ recorded as played (climb.follow), and it replays like any other.
 Work is counted in engine steps (moves and chance events applied, each
 valuation one), never in seconds.
 
-Not yet called by `soan verify`: on Pitmaster (draft 20) at 4 players it finds
-the roast tokens short (31 of 30 out; the hand argument is in docs/verify.md)
-from seed 0 in about 95,000 steps, about 50 s on a loaded 2-core machine,
-beyond what the default budget leaves; from seed 1 it stops at 25.
+`soan verify` calls it for tokens that lie one per card where more cards than
+the supply can take one (verify/supplies.py); on the shipped specs that is one
+supply of Pitmaster at 4 players, found short (31 of 30 out) from seed 0 in
+about 95,000 steps in draft 20, not from seed 0 in draft 19 (27), nor from seed 1
+in draft 20 (25).
 """
 
 from __future__ import annotations
