@@ -1,0 +1,178 @@
+"""Turn by turn: a cooperative search that plans each seat's run of decisions as one move.
+
+A supply that runs short only when every seat, turn after turn, takes the
+steps that lead to a give (a card laid where a give can reach it, then the
+work that gives for it, with the right roll or number) is seldom found by
+searches that value one decision at a time: the decision that matters (where a
+piece is placed) shows its worth only two or three decisions later (which card,
+which way), and a random continuation seldom takes those.  Here every run of
+decisions one seat makes in a row (its turn, up to DEPTH of them) is searched
+as a tree: every move at each decision, the run's budget of LEAVES sequences
+shared evenly among them, and the sequence whose end (where another seat or a
+chance event is next) has the highest objective is played.  Where every
+sequence ties (a choice whose effect shows only after the other seats chose,
+such as cards laid in secret together), the first TIE_LEAVES of them are told
+apart by the same short random continuation (the same luck for each).
+
+The game grows a round at a time (State.round): each round is played TRIES
+times from where the last one ended, with different luck for the chance events
+and ties, and the course whose round ends with the highest objective is kept.
+Chance events are drawn at random, never chosen, so the game is one that could
+be dealt.  A guide for finding a witness only: the witness is the game itself,
+recorded as played (climb.follow), and it replays like any other.
+
+Work is counted in engine steps (moves and chance events applied, each
+valuation one), never in seconds.
+
+`soan verify` calls it for tokens that lie one per card where more cards than
+the supply can take one (verify/supplies.py); on the shipped specs that is one
+supply of Pitmaster at 4 players, found short (31 of 30 out) from seed 0 in
+about 95,000 steps in draft 20, not from seed 0 in draft 19 (27), nor from seed 1
+in draft 20 (25).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from soan.dsl.errors import SpecRuntimeError
+from soan.interpreter.play import GameRecord
+from soan.interpreter.runtime import Tables
+from soan.interpreter.state import CHANCE, State
+
+from .climb import follow, play_out
+
+# sequences tried per run of one seat's decisions, and decisions in a run at most (a seat's turn)
+LEAVES = 200
+DEPTH = 8
+# runs whose ends all tie: how many are told apart by a continuation of how many random steps
+TIE_LEAVES = 64
+TIE_STEPS = 6
+# courses of each round, the one whose end values highest kept
+TRIES = 4
+
+
+class _Work:
+    __slots__ = ("spent",)
+
+    def __init__(self):
+        self.spent = 0
+
+
+def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work) -> list[int]:
+    """The moves of the seat to move, from `st` until another seat or a chance event is next (at
+    most DEPTH): the sequence whose end values highest among a tree of LEAVES sequences."""
+    seat = st.current_player()
+    ends: list = []
+
+    def grow(s: State, seq: list, budget: int) -> None:
+        if s.is_terminal() or s.current_player() != seat or len(seq) >= DEPTH:
+            ends.append((s, seq))
+            return
+        if budget <= 1:  # no budget left to branch: the run finished at random
+            s = s.clone()
+            seq = list(seq)
+            while not s.is_terminal() and s.current_player() == seat and len(seq) < DEPTH:
+                m = rng.randrange(len(s.legal_moves()))
+                s.apply(m)
+                seq.append(m)
+                work.spent += 1
+            ends.append((s, seq))
+            return
+        moves = list(range(len(s.legal_moves())))
+        rng.shuffle(moves)
+        moves = moves[:budget]
+        for m in moves:
+            c = s.clone()
+            c.apply(m)
+            work.spent += 1
+            grow(c, seq + [m], budget // len(moves))
+
+    grow(st, [], LEAVES)
+    valued = []
+    for s, seq in ends:
+        work.spent += 1
+        valued.append((objective(s), rng.random(), s, seq))
+    if len({v for v, _, _, _ in valued}) == 1 and len({tuple(seq[:1]) for _, _, _, seq in valued}) > 1:
+        luck = rng.getrandbits(32)
+        valued = [(_later(s, objective, luck, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
+    return max(valued, key=lambda x: (x[0], x[1]))[3]
+
+
+def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Work) -> tuple:
+    """The objective TIE_STEPS random steps on from `st` (the same luck for every caller)."""
+    r = random.Random(luck)
+    s = st.clone()
+    for _ in range(TIE_STEPS):
+        if s.is_terminal():
+            break
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(r))
+        else:
+            s.apply(r.randrange(len(s.legal_moves())))
+        work.spent += 1
+    work.spent += 1
+    return objective(s)
+
+
+def _round(start: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
+           max_steps: int) -> tuple[State, list]:
+    """The rules played from `start` to the next round's start (the setup goes with the first
+    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`."""
+    st = start.clone()
+    first = st.round
+    taken: list = []
+    while not st.is_terminal() and work.spent < max_steps:
+        if st.round != first and first > 0:
+            break
+        if st.current_player() == CHANCE:
+            t = st.sample_chance(rng)
+            st.apply_chance(t)
+            work.spent += 1
+            taken.append(t)
+            continue
+        first = max(first, st.round)  # the setup's decisions go with the first round
+        for m in _run(st, objective, rng, work):
+            st.apply(m)
+            work.spent += 1
+            taken.append(m)
+    return st, taken
+
+
+def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
+         settled: Callable[[tuple], bool] | None = None, stop: Callable[[], bool] | None = None,
+         on_game: Callable[[GameRecord], None] | None = None) -> tuple[tuple, GameRecord] | None:
+    """One game grown round by round with every seat's runs planned on `objective` (a state's
+    value, the higher the better), the best of TRIES courses of each round kept.  Stops early
+    once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
+    spent (the rest played out at random: still a real game), or when `stop()` (the wall-clock
+    limit, asked between rounds) says so.  Returns the best value reached at a round's end and
+    the recorded game, or None where the rules break."""
+    rng = random.Random(f"soan/{seed}/turn_plan")
+    work = _Work()
+    try:
+        st = State(tables).start()
+        steps: list = []
+        best_v = objective(st)
+        while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
+            if settled is not None and settled(best_v):
+                break
+            found = None
+            for _ in range(TRIES):
+                end, taken = _round(st, objective, rng, work, max_steps)
+                v = objective(end)
+                if found is None or v > found[0]:
+                    found = (v, end, taken)
+                if settled is not None and settled(v):
+                    break
+            v, st, taken = found
+            steps += taken
+            best_v = max(best_v, v)
+        steps.extend(play_out(st, rng))  # the rest at random: the witness is a whole game
+    except SpecRuntimeError:  # the spec's own fault, which the seeded games report
+        return None
+    rec = follow(tables, steps, rng.randrange(2**31))
+    if on_game is not None:
+        on_game(rec)
+    return best_v, rec
