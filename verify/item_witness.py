@@ -167,7 +167,7 @@ def climb_loose(tables: Tables, items: list[tuple[str, int, int]], best_games: C
     """A climb for each loose item (name, sign, proved bound; the nearest to 'within 2x' first)
     towards half its bound, valued by item_value, started from the best games of the item and of
     its related items (`best_games(name, sign)`).  Each climb plays at most `evals_each` games and
-    stops after `patience` in a row that raise nothing; all of them at most `evals_total`.
+    stops after `patience` in a row that raise neither the item nor the steer (closeness, progress); all of them at most `evals_total`.
     Returns the games that beat the best seen: (item, value, game)."""
     order = sorted(items, key=lambda x: -(x[1] * (seen(x[0], x[1]) or 0)) / max(1, abs(x[2])))
     out = []
@@ -185,8 +185,12 @@ def climb_loose(tables: Tables, items: list[tuple[str, int, int]], best_games: C
         def counted(rec, spent=spent):
             spent[0] += 1
             on_game(rec)
+        # an item with conditions is steered by their grade, followed closely; one scored by an amount
+        # alone (a sum over cards) by the seat's progress, and crosses plateaus as any climb does
+        drift = DRIFT if Closeness(tables, name) else 0.5
         found = climb(tables, item_value(tables, name, sign), starts, seed, None, min(evals_each, left),
-                      goal=goal, on_game=counted, jobs=jobs, patience=patience, drift=DRIFT)
+                      goal=goal, on_game=counted, jobs=jobs, patience=patience, drift=drift,
+                      raise_parts=3)
         left -= spent[0]
         if found is not None and (before is None or found[0] > sign * before):
             out.append((name, sign * found[0], found[1]))

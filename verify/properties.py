@@ -62,7 +62,7 @@ TIGHT_PATIENCE_PER_GAME = 3
 # of --games for each item and for all of them, and how many in a row may raise nothing
 WITNESS_EVALS_PER_GAME = 3
 WITNESS_TOTAL_PER_GAME = 10
-WITNESS_PATIENCE_PER_GAME = 1
+WITNESS_PATIENCE_PER_GAME = 2
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 

@@ -249,7 +249,8 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
           seed: int, seconds: float | None = None, max_evals: int | None = None,
           goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None,
-          max_steps: int | None = None, jobs: int = 1, patience: int | None = None, drift: float = 0.5) -> tuple[int, GameRecord] | None:
+          max_steps: int | None = None, jobs: int = 1, patience: int | None = None, drift: float = 0.5,
+          raise_parts: int = 1) -> tuple[int, GameRecord] | None:
     """Hill-climb over whole games towards a higher `value(record)` (its first
     part is what is reported; the second only steers).  Two kinds of step,
     each kept when the game is no worse: random changes to one to three
@@ -264,11 +265,11 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
     games in the same order, and the same result, for any number of jobs."""
     with Workers(functools.partial(course_game, play_course, tables), jobs) as workers:
         return _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps,
-                      Ahead(tables, play_course, workers), patience, drift)
+                      Ahead(tables, play_course, workers), patience, drift, raise_parts)
 
 
 def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps, ahead: Ahead, patience=None,
-           drift=0.5):
+           drift=0.5, raise_parts=1):
     rng = random.Random(f"soan/{seed}/climb")
     deadline = None if seconds is None else time.perf_counter() + seconds
     evals = [0]
@@ -297,7 +298,7 @@ def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_s
             on_game(rec)
         v = value(rec)
         if v is not None and v > best[0]:
-            if v[0] > best[0][0]:
+            if v[:raise_parts] > best[0][:raise_parts]:
                 raised[0] = evals[0]
             best[:] = [v, rec]
         return v, rec

@@ -105,3 +105,19 @@ def test_a_stalled_climb_gives_its_work_back():
     value, _ = climb(tables, properties._score_value("item:set", 1, 2), starts, 0, None, 300,
                      on_game=played.append, patience=40)
     assert value == 0 and len(played) == 40 + 1  # and the kick every climb tries on its way out
+
+
+def test_the_loose_item_climbs_find_the_same_games_for_any_number_of_jobs():
+    """climb_loose over the set (from four random games, 400 games of work, patience 250) returns the same game, a set of
+    5, with one process and with two (the second plays the games the climb would try next)."""
+    tables = _tables()
+    starts = [play_game(tables, s, ["random"] * 2) for s in range(4)]
+
+    def run(jobs):
+        seen = {"set": 0}
+        return item_witness.climb_loose(tables, [("set", 1, 5)], lambda name, sign: starts,
+                                        lambda name, sign: seen.get(name), 0, 400, 400, 250, lambda rec: None,
+                                        climb, jobs=jobs)
+    one, two = run(1), run(2)
+    assert [(n, v) for n, v, _ in one] == [("set", 5)]
+    assert [(n, v, r.log) for n, v, r in one] == [(n, v, r.log) for n, v, r in two]
