@@ -402,8 +402,9 @@ class Verifier:
             if key == "total" and sign > 0 and self.max_games and self._seen(key, sign) < goal:
                 self._cooperative(key, sign, goal)
         if self.max_games:
-            self._witness_items(item_bounds)
+            # the cooperative climbs first: where their beam plays whole games they aim at the bound itself
             self._item_climbs(item_bounds)
+            self._witness_items(item_bounds)
 
     def _witness_items(self, item_bounds) -> None:
         """Loose items: a climb each on the item's own value and conditions (verify/item_witness.py)."""
