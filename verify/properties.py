@@ -19,7 +19,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import climb as cooperative, crosscheck, distinct_keys, item_progress, solver, supplies
+from . import climb as cooperative, crosscheck, distinct_keys, item_progress, item_witness, solver, supplies
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -54,6 +54,15 @@ ITEM_SHAPE = (4, 6, 0, 0)
 PROGRESS_CLIMBS = True
 PROGRESS_STEPS_PER_GAME = 80
 PROGRESS_SHAPE = (8, 6, 0, 0)
+# a climb towards a bound an item's best game already meets within 2x (aiming at tight) stops after
+# this many games per game of --games in a row raise nothing (on Pitmaster-20 such climbs spent 40%
+# of the default run and their last gain came within 500 games)
+TIGHT_PATIENCE_PER_GAME = 3
+# the climbs aimed at loose items' own values and conditions (verify/item_witness.py): games per game
+# of --games for each item and for all of them, and how many in a row may raise nothing
+WITNESS_EVALS_PER_GAME = 3
+WITNESS_TOTAL_PER_GAME = 10
+WITNESS_PATIENCE_PER_GAME = 2
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -382,8 +391,10 @@ class Verifier:
             value = _score_value(key, sign, self.t.n)
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
+            patience = self.max_games * TIGHT_PATIENCE_PER_GAME if self.max_games and key != "total" else None
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
-                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs)
+                          on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs,
+                          patience=patience)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is not None:
@@ -393,7 +404,35 @@ class Verifier:
             if key == "total" and sign > 0 and self.max_games and self._seen(key, sign) < goal:
                 self._cooperative(key, sign, goal)
         if self.max_games:
+            # the cooperative climbs first: where their beam plays whole games they aim at the bound itself
             self._item_climbs(item_bounds)
+            self._witness_items(item_bounds)
+
+    def _witness_items(self, item_bounds) -> None:
+        """Loose items: a climb each on the item's own value and conditions (verify/item_witness.py)."""
+        loose = []
+        for name, (lo, hi) in item_bounds.items():
+            if lo.status != "proved" or hi.status != "proved" or self._fit_of(f"item:{name}", item_bounds) != "loose":
+                continue
+            sign, bound = (1, hi.value) if hi.value > 0 else (-1, lo.value)
+            loose.append((name, sign, bound))
+        if not loose:
+            return
+        self.progress("climbing towards loose score items")
+
+        def best_games(name, sign):
+            return [w.record for key in (f"item:{name}", "total")
+                    for table in ((self.s.best,) if sign > 0 else (self.s.worst, self.s.best))
+                    for _, w in [table[key]] if key in table]
+        g = self.max_games
+        found = item_witness.climb_loose(self.t, loose, best_games, lambda name, sign: self._seen(f"item:{name}", sign),
+                                         self.seed, g * WITNESS_EVALS_PER_GAME, g * WITNESS_TOTAL_PER_GAME,
+                                         g * WITNESS_PATIENCE_PER_GAME, lambda rec: observe(self.s, rec, self.t), climb,
+                                         jobs=self.jobs, stop=lambda: time.perf_counter() - self.started >= self.budget)
+        if time.perf_counter() - self.started >= self.budget:
+            self.s.cut_short = True
+        for _, _, rec in found:
+            _absorb_result(self.s, rec, self.t)
 
     def _fit_of(self, key: str, item_bounds) -> str | None:
         """An item's fit as the games seen so far stand (None for the total or an unproved range)."""

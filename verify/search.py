@@ -249,7 +249,8 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
           seed: int, seconds: float | None = None, max_evals: int | None = None,
           goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None,
-          max_steps: int | None = None, jobs: int = 1) -> tuple[int, GameRecord] | None:
+          max_steps: int | None = None, jobs: int = 1, patience: int | None = None, drift: float = 0.5,
+          raise_parts: int = 1) -> tuple[int, GameRecord] | None:
     """Hill-climb over whole games towards a higher `value(record)` (its first
     part is what is reported; the second only steers).  Two kinds of step,
     each kept when the game is no worse: random changes to one to three
@@ -264,10 +265,11 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
     games in the same order, and the same result, for any number of jobs."""
     with Workers(functools.partial(course_game, play_course, tables), jobs) as workers:
         return _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps,
-                      Ahead(tables, play_course, workers))
+                      Ahead(tables, play_course, workers), patience, drift, raise_parts)
 
 
-def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps, ahead: Ahead):
+def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps, ahead: Ahead, patience=None,
+           drift=0.5, raise_parts=1):
     rng = random.Random(f"soan/{seed}/climb")
     deadline = None if seconds is None else time.perf_counter() + seconds
     evals = [0]
@@ -277,11 +279,13 @@ def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_s
     if not scored:
         return None
     best = list(scored[0])
+    raised = [0]  # the evaluation that last raised the best game's first part
 
     def out_of_budget() -> bool:
         return ((deadline is not None and time.perf_counter() > deadline)
                 or (max_evals is not None and evals[0] >= max_evals) or (goal is not None and best[0][0] >= goal)
-                or (max_steps is not None and steps[0] >= max_steps))
+                or (max_steps is not None and steps[0] >= max_steps)
+                or (patience is not None and evals[0] - raised[0] >= patience))
 
     def attempt(course, then=None):
         # then(r): what the climb tries next should this course not be kept, drawn from r (see Ahead.play)
@@ -294,6 +298,8 @@ def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_s
             on_game(rec)
         v = value(rec)
         if v is not None and v > best[0]:
+            if v[:raise_parts] > best[0][:raise_parts]:
+                raised[0] = evals[0]
             best[:] = [v, rec]
         return v, rec
 
@@ -312,7 +318,7 @@ def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_s
                 v, rec = attempt(_changed(course, widths, rng),
                                  lambda r, c=course, w=widths, n=STALL - 1 - stall: _more_changes(c, w, n, r))
                 # the same score with a worse steer is still taken now and then, to drift across plateaus
-                if v is None or v[0] < cur_v[0] or (v < cur_v and rng.random() < 0.5):
+                if v is None or v[0] < cur_v[0] or (v < cur_v and rng.random() < 1 - drift):
                     stall += 1
                     continue
                 stall = 0 if v > cur_v else stall + 1

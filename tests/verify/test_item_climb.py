@@ -81,6 +81,7 @@ def test_verify_makes_the_loose_larder_tight_only_with_the_item_climb(monkeypatc
     assert _larder(api.replay(tables, api.load_log(got["witness"]))) == 30
     monkeypatch.setattr(properties, "ITEM_CLIMBS", 0)
     monkeypatch.setattr(properties, "PROGRESS_CLIMBS", False)
+    monkeypatch.setattr(properties, "WITNESS_TOTAL_PER_GAME", 0)  # the loose items' own climbs (item_witness)
     without = larder_finding()["bounds"]
     assert without["witnessed"][1] < 15 and without["fit"] == "loose"
 
@@ -96,7 +97,7 @@ def test_a_penalty_item_is_climbed_towards_its_minimum():
     assert api.replay(tables, rec.log).result == rec.result
 
 
-def test_an_item_a_seat_gains_from_is_climbed_before_a_penalty():
+def test_an_item_a_seat_gains_from_is_climbed_before_a_penalty(monkeypatch):
     """With one item climb and a loose penalty that random play already brings nearer its worst than the larder
     its best (8 + the burnt dishes, flavour 11), the climb goes to the larder, which reaches its top 30 (tight);
     the penalty, not climbed, stays far from its proved -38."""
@@ -109,6 +110,7 @@ def test_an_item_a_seat_gains_from_is_climbed_before_a_penalty():
     spec = spec.replace("    award p.saved to p for larder", "    award p.saved to p for larder\n"
                         "    award 0 - 8 - p.burnt to p for waste")
     tables = api.tables(api.compile_text(spec, "t.soan"), 2)
+    monkeypatch.setattr(properties, "WITNESS_TOTAL_PER_GAME", 0)  # the loose items' own climbs (item_witness) after
     r = verify(tables, 600, 0, only={"score"}, max_games=30)
     got = {f["subject"]: f["bounds"] for f in r["findings"]}
     assert got["item waste"]["proved"][0] == -38 and got["item waste"]["witnessed"][0] > -19

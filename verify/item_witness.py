@@ -1,0 +1,197 @@
+"""Witnesses for loose score items: a climb over whole games aimed at one item, steered by
+how close a seat is to the item's own conditions, started from the best games of the items
+that read what it reads.
+
+An item awarded only when a condition holds (four cards of one kind, five of them spanning
+six ranks) reads 0 in nearly every game, so a climb on its score has nothing to climb.  The
+rules say what the condition is: the `if` tests around the item's awards, through the defs
+they call.  A test graded instead of judged says how near a seat is: `a >= k` is a / k of the
+way when it fails, `x and y` the mean of both, `x or y` the better, `any(s in S where c)` the
+best element's, `all(...)` the mean, `if c then x else y` the branch c takes (closeness).
+
+Items that share what they read (the zones their awards count in, the card states and player
+variables: item_progress.item_reads) are built by the same play, so the best games of the
+related items are good places to start from (a game rich in roasted mains for one dish item
+is one for the next).
+
+Every game a climb returns is a real game played by the engine and replayed before it is
+reported; closeness only steers.  Work is counted in games played (evaluations) and steps,
+never seconds, and the climb is verify/search.climb, which plays the same games for any
+number of jobs.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from soan.dsl import ir
+from soan.interpreter.play import GameRecord
+from soan.interpreter.runtime import Tables
+
+from . import item_progress
+
+# how often a climb takes a change that keeps the item but lowers the closeness (verify/search.climb's
+# drift): rarely, so the climb follows the grade (on the test spec's five-of-a-colour set, 0.5 wanders
+# off in half the seeds)
+DRIFT = 0.1
+_COMPARE = ("<", "<=", ">", ">=", "==")
+
+
+def award_conditions(tables: Tables, name: str) -> list[tuple[str, tuple[ir.Expr, ...]]]:
+    """Each award of item `name` whose player is a local (a procedure's parameter, a loop's
+    seat): that local's name and the tests that must hold for the award to be reached (an
+    `elif`'s earlier tests negated), innermost last."""
+    out = []
+
+    def walk(node, conds):
+        if isinstance(node, ir.Block):
+            for s in node.stmts:
+                walk(s, conds)
+        elif isinstance(node, ir.Award):
+            if node.item == name and isinstance(node.player, ir.Local):
+                out.append((node.player.name, conds))
+        elif isinstance(node, ir.If):
+            before: tuple = ()
+            for test, blk in node.branches:
+                walk(blk, conds + before + (test,))
+                before += (ir.Not(test),)
+            if node.orelse is not None:
+                walk(node.orelse, conds + before)
+        elif isinstance(node, ir.Stmt) or isinstance(node, ir.OptionBranch):
+            for b in item_progress._exprs_and_blocks(node)[1]:
+                walk(b, conds)
+
+    for body in item_progress._rule_bodies(tables.spec):
+        walk(body, ())
+    return out
+
+
+class Closeness:
+    """How close a seat is, in a state, to the conditions of an item's awards (0..1, 1: met)."""
+
+    def __init__(self, tables: Tables, name: str):
+        self.t = tables
+        self.defs = {d.name: d for d in tables.spec.defs}
+        self.awards = [(who, conds) for who, conds in award_conditions(tables, name) if conds]
+
+    def __bool__(self) -> bool:
+        return bool(self.awards)
+
+    def __call__(self, st, seat: int) -> float:
+        best = 0.0
+        for who, conds in self.awards:
+            env = {who: self.t.P[seat]}
+            best = max(best, sum(self.grade(c, st, env, 0) for c in conds) / len(conds))
+        return best
+
+    def _x(self, e, st, env):
+        return self.t.rules.x(e)(st, env)
+
+    def grade(self, e: ir.Expr, st, env: dict, depth: int) -> float:
+        try:
+            return self._grade(e, st, env, depth)
+        except Exception:  # a test that cannot be read here (a local bound elsewhere): nothing known
+            return 0.0
+
+    def _grade(self, e, st, env, depth) -> float:
+        if depth > 12:
+            return float(self._x(e, st, env) is True)
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            a, b = self.grade(e.left, st, env, depth + 1), self.grade(e.right, st, env, depth + 1)
+            return (a + b) / 2 if e.op == "and" else max(a, b)
+        if isinstance(e, ir.BinOp) and e.op in _COMPARE:
+            a, b = self._x(e.left, st, env), self._x(e.right, st, env)
+            if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int) or not isinstance(b, int):
+                return float(self._x(e, st, env) is True)
+            return _graded_compare(e.op, a, b)
+        if isinstance(e, ir.Cond):
+            return self.grade(e.then if self._x(e.test, st, env) is True else e.orelse, st, env, depth + 1)
+        if isinstance(e, ir.Call) and e.func in self.defs:
+            d = self.defs[e.func]
+            inner = {p: self._x(a, st, env) for p, a in zip(d.params, e.args)}
+            return self.grade(d.body, st, inner, depth + 1)
+        if isinstance(e, ir.Agg) and e.func in ("any", "all") and e.where is not None and e.value is None:
+            items = list(self._x(e.coll, st, env))
+            if not items:
+                return float(e.func == "all")
+            gs = [self.grade(e.where, st, {**env, e.var: x}, depth + 1) for x in items]
+            return max(gs) if e.func == "any" else sum(gs) / len(gs)
+        return float(self._x(e, st, env) is True)
+
+
+def _graded_compare(op: str, a: int, b: int) -> float:
+    """How far `a op b` is towards holding: 1 when it holds, else the share of the way from 0."""
+    holds = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b}[op]
+    if holds:
+        return 1.0
+    if op in (">", ">="):
+        need = b + (1 if op == ">" else 0)
+        return max(0, a) / need if need > 0 else 0.0
+    if op in ("<", "<="):
+        need = b - (1 if op == "<" else 0)
+        return need / a if a > 0 and need >= 0 else 0.0
+    return 1.0 - min(1.0, abs(a - b) / max(abs(a), abs(b), 1))
+
+
+def item_value(tables: Tables, name: str, sign: int) -> Callable[[GameRecord], tuple]:
+    """A game's value for a climb on item `name` (`sign` -1: its lowest): the seat with the most of
+    it (times sign), then that seat's closeness to the item's conditions, its progress towards
+    what the item counts (item_progress), and the others' item as low as can be."""
+    close = Closeness(tables, name)
+    progress = item_progress.progress_of(tables, name) if sign > 0 else None
+    n = tables.n
+
+    def value(rec: GameRecord) -> tuple:
+        st = rec.state
+        vals = [sign * rec.result["breakdown"][f"P{i + 1}"][name] for i in range(n)]
+        steer = [(close(st, i) if close else 0.0, progress(st, i) if progress else 0.0) for i in range(n)]
+        i = max(range(n), key=lambda j: (vals[j], steer[j]))
+        return (vals[i], *steer[i], -(sum(vals) - vals[i]))
+    return value
+
+
+def related_items(tables: Tables, name: str) -> list[str]:
+    """The other score items whose awards read a zone, card state or player variable this one's do."""
+    reads = {}
+    for item in tables.spec.scores:
+        r = item_progress.item_reads(tables, item.name)
+        reads[item.name] = r.targets | r.card_states | r.player_vars
+    mine = reads.get(name, set())
+    return [x for x, got in reads.items() if x != name and got & mine]
+
+
+def climb_loose(tables: Tables, items: list[tuple[str, int, int]], best_games: Callable[[str, int], list[GameRecord]],
+                seen: Callable[[str, int], int | None], seed: int, evals_each: int, evals_total: int,
+                patience: int, on_game: Callable[[GameRecord], None], climb, jobs: int = 1,
+                stop: Callable[[], bool] | None = None) -> list[tuple[str, int, GameRecord]]:
+    """A climb for each loose item (name, sign, proved bound; the nearest to 'within 2x' first)
+    towards half its bound, valued by item_value, started from the best games of the item and of
+    its related items (`best_games(name, sign)`).  Each climb plays at most `evals_each` games and
+    stops after `patience` in a row that raise neither the item nor the steer (closeness, progress); all of them at most `evals_total`.
+    Returns the games that beat the best seen: (item, value, game)."""
+    order = sorted(items, key=lambda x: -(x[1] * (seen(x[0], x[1]) or 0)) / max(1, abs(x[2])))
+    out = []
+    left = evals_total
+    for name, sign, bound in order:
+        if left <= 0 or (stop is not None and stop()):
+            break
+        starts = list({id(r): r for x in [name] + related_items(tables, name) for r in best_games(x, sign)}.values())
+        if not starts:
+            continue
+        goal = -(-abs(bound) // 2)
+        before = seen(name, sign)
+        spent = [0]
+
+        def counted(rec, spent=spent):
+            spent[0] += 1
+            on_game(rec)
+        # an item with conditions is steered by their grade, followed closely; one scored by an amount
+        # alone (a sum over cards) by the seat's progress, and crosses plateaus as any climb does
+        drift = DRIFT if Closeness(tables, name) else 0.5
+        found = climb(tables, item_value(tables, name, sign), starts, seed, None, min(evals_each, left),
+                      goal=goal, on_game=counted, jobs=jobs, patience=patience, drift=drift,
+                      raise_parts=3)
+        left -= spent[0]
+        if found is not None and (before is None or found[0] > sign * before):
+            out.append((name, sign * found[0], found[1]))
+    return out
