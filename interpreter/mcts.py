@@ -22,7 +22,7 @@ the same to the deciding seat share statistics, wherever in the search they
 are met.  A move is scored by UCB over its information set's visits.  Chance
 events are drawn on the way, never branched on.  A playout runs the rest of the game with
 random moves (or `depth` decisions of it, the mover then finishing the move under
-way, and ends the game there) and is
+way, or up to the end of the round under way or a later one, and ends the game there) and is
 valued on the winner line (evaluate.py) for every seat, each decision on the
 way backing up the value of the seat that took it.
 
