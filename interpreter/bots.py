@@ -177,6 +177,7 @@ class RolloutBot:
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
+# (DEPTH in decisions, or rK: K round ends)
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -184,7 +185,8 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     """Why `name` names no bot (a message and a hint), or None.  A bot is a
     built-in one (random, greedy, rollout), mcts with an optional budget
     (`mcts:2000`: playouts a decision; `mcts:2000:40`: each playout 40
-    decisions deep at most; `mcts:20:6:greedy`: the seats play greedy's moves
+    decisions deep at most; `mcts:12:r1`: each playout to the end of the
+    round under way; `mcts:20:6:greedy`: the seats play greedy's moves
     in the playouts, playout.py), or a strategy the spec declares."""
     import difflib
 
@@ -199,10 +201,13 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
         if len(parts) == 3 and parts[2] not in POLICIES:
             return (f"'{name}': mcts's playout policy is one of {', '.join(POLICIES)}, not '{parts[2]}'",
                     "e.g. mcts:20:6:greedy")
+        parts = parts[:1] + [_rounds_depth(x) for x in parts[1:2]] + parts[2:]  # a depth `r2` checked as 2
         if len(parts) > 3 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts[:2])):
             return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
-                    f"decisions (0: score the game where the tree ends), whole numbers up to {MAX_PLAYOUTS:,}, "
-                    f"and after them a playout policy ({', '.join(POLICIES)})", "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy")
+                    f"decisions (0: score the game where the tree ends) or in rounds (r1: to the end of the round "
+                    f"under way), whole numbers up to {MAX_PLAYOUTS:,}, "
+                    f"and after them a playout policy ({', '.join(POLICIES)})",
+                    "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy")
         return None
     if rest:
         return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"
@@ -212,6 +217,12 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     return f"unknown bot '{name}'", (f"did you mean '{near[0]}'?" if near else "bots: " + ", ".join(known))
 
 
+def _rounds_depth(x: str) -> str:
+    """A playout depth in rounds (`r1`: to the end of the round under way, `r2`: of the next) as its count, to be
+    checked like a depth in decisions; at least one round."""
+    return x[1:] if x.startswith("r") and x[1:].isdigit() and int(x[1:]) >= 1 else ("" if x.startswith("r") else x)
+
+
 def make_bot(name: str, seat: int, rng: random.Random, tables):
     """The bot `name` (see bot_problem) for one seat of a game on `tables`."""
     head, _, rest = name.partition(":")
@@ -219,8 +230,11 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
         from .mcts import DEFAULT_PLAYOUTS, MCTSBot
 
         parts = rest.split(":") if rest else []
-        return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS, int(parts[1]) if len(parts) > 1 else None,
-                       parts[2] if len(parts) > 2 else "random")
+        depth = parts[1] if len(parts) > 1 else None
+        rounds = int(depth[1:]) if depth is not None and depth.startswith("r") else None
+        return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS,
+                       int(depth) if depth is not None and rounds is None else None,
+                       parts[2] if len(parts) > 2 else "random", rounds=rounds)
     if head in BOTS:
         return BOTS[head](seat, rng)
     from .strategy import StrategyBot

@@ -22,7 +22,7 @@ the same to the deciding seat share statistics, wherever in the search they
 are met.  A move is scored by UCB over its information set's visits.  Chance
 events are drawn on the way, never branched on.  A playout runs the rest of the game with
 random moves (or `depth` decisions of it, the mover then finishing the move under
-way, and ends the game there) and is
+way, or up to the end of the round under way or a later one, and ends the game there) and is
 valued on the winner line (evaluate.py) for every seat, each decision on the
 way backing up the value of the seat that took it.
 
@@ -69,10 +69,14 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
-                 policy: str = "random"):
+                 policy: str = "random", rounds: int | None = None):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
+        # cut every playout where the game's round counter has gone `rounds` rounds past the decision's round (the
+        # end of the round under way, for 1) instead of after `depth` decisions: a game ended between rounds is
+        # valued where every seat has had its turn, not in the middle of a round of simultaneous or rotating play
+        self.rounds = rounds
         self.policy = policy  # playout.py: how seats move outside the tree, and which move a fresh set tries first
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
@@ -88,6 +92,7 @@ class MCTSBot:
         sqrt = math.sqrt
         root_key = None
         greedy = self.policy == "greedy"
+        cut_round = None
         if greedy:
             root, ev = self._root(info, rng, table)
             root_key = next(iter(table))
@@ -103,11 +108,15 @@ class MCTSBot:
                     seed = rng.getrandbits(64)
                 prng = random.Random(seed)
                 s = info.sample(prng)
+                if cut_round is None and self.rounds is not None:
+                    cut_round = s.round + self.rounds
                 path.append((root, root_labels[root.order[j]]))
                 s.apply(root.order[j])
             else:
                 prng = rng
                 s = info.sample(rng)
+                if cut_round is None and self.rounds is not None:
+                    cut_round = s.round + self.rounds
             if ev is None:
                 ev = evaluator(s.t)
             # selection and expansion, through the information sets met before
@@ -163,6 +172,8 @@ class MCTSBot:
                     s.apply_chance(s.sample_chance(prng))
                     continue
                 if depth is not None and steps >= depth and (p != mover or steps >= depth + FOLLOW_UPS):
+                    break
+                if cut_round is not None and s.round >= cut_round:  # (a decision: the round's last move is done)
                     break
                 s.apply(greedy_move(s, ev, prng) if greedy else prng.randrange(len(s.pending.moves)))
                 mover = p

@@ -53,9 +53,62 @@ def test_greedy_itself_walks_into_the_trap():
     assert _first_moves("greedy") == ["risky"] * 10
 
 
+# P1 grabs two points at once or waits for one at the round's end; grabbing hands P2 five at the round's end.
+# Between the choice and the round's end the seats take turns stalling, so a playout cut a decision or two after
+# the move sees the grab's two points and not its price; one cut at the end of the round sees both.
+LATE = """
+game "Late" players 2..2
+global { grabbed: 0..1 = 0 }
+score pts "points"
+rounds 2 {
+  set grabbed = 0
+  for p in players where p.seat == 1 {
+    choose by p "plays" {
+      option grab { award 2 to p for pts  set grabbed = 1 }
+      option wait { }
+    }
+  }
+  for q in players {
+    for p in players {
+      choose by p "stalls" { option a { } option b { } }
+    }
+  }
+  for p in players where p.seat == 2 {
+    if grabbed == 1 { award 5 to p for pts }
+  }
+  for p in players where p.seat == 1 {
+    if grabbed == 0 { award 1 to p for pts }
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _late_first_moves(bot: str) -> list[str]:
+    t = api.tables(compile_text(LATE, "late.soan"), 2)
+    moves = []
+    for seed in range(10):
+        rec = api.play(t, seed, [bot, "greedy"])
+        moves.append(rec.log["steps"][0]["move"])
+        assert rec.result["winners"] == (["P1"] if moves[-1] == "wait" else ["P2"])
+    return moves
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_playouts_cut_at_the_round_end_see_the_price_a_cut_mid_round_misses(policy):
+    """With playouts cut at the end of the round (`r1`) mcts waits and wins in every game; cut a decision after the
+    move leaves the tree, the price falls after the cut, so it grabs and loses, as greedy does."""
+    assert _late_first_moves(f"mcts:10:r1:{policy}") == ["wait"] * 10
+    assert _late_first_moves(f"mcts:10:1:{policy}") == ["grab"] * 10
+    assert _late_first_moves("greedy") == ["grab"] * 10
+
+
 @pytest.mark.parametrize("name, words", [("mcts:5:5:wild", "playout policy is one of random, greedy"),
-                                          ("mcts:5:5:greedy:1", "whole numbers")])
+                                          ("mcts:5:5:greedy:1", "whole numbers"),
+                                          ("mcts:5:r0", "r1: to the end of the round"),
+                                          ("mcts:5:rx:greedy", "r1: to the end of the round")])
 def test_a_bad_playout_policy_is_refused(name, words):
-    """An unknown playout policy, or a fourth part after it, is refused with what mcts takes."""
+    """An unknown playout policy, a fourth part after it, or a depth in rounds below r1, is refused with what mcts
+    takes."""
     message, hint = api.bot_problem(name)
     assert words in message + " " + hint
