@@ -81,7 +81,7 @@ def test_a_test_of_a_spec_variable_stops_holding_after_a_set_of_it():
 
 
 def test_the_level_bound_stays_sound_when_the_limit_read_through_a_def_is_raised_between():
-    """The limit read through a def raised to 3 between the test and the raise: a game reaches 3, and no proof says less."""
+    """The limit read through a def raised to 3 between test and raise: a game reaches 3, no proof says less."""
     for guard in ("c.level < lim(c)", "room(c) > 0", "c.level < c.cap"):
         hi, best = proved_and_best(_spec(guard, "c.cap"), "pts")
         assert best == 3 and hi >= 3, guard
