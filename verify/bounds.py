@@ -38,8 +38,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import (branch_awards, card_sums, counters, gated_caps, held, in_time, matched_guard, matched_sums, option_awards,
-               owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed)
+from . import (branch_awards, card_sums, counters, gated_caps, guard_reads, held, in_time, matched_guard, matched_sums,
+               option_awards, owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed)
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -605,11 +605,13 @@ class Bounds:
         if isinstance(s, ir.Do):
             self._guards.extend([fact, True, "flag"] for fact in self._post_flags)
             self._post_flags = []
-        if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr):
-            flag = s.target.name  # tests reading that field of anything may no longer hold
+        written = guard_reads.written(s)
+        if written is not None:  # tests reading that field of anything (or that variable) may no longer hold
             for g in self._guards:
-                if any(isinstance(n, ir.Attr) and n.name == flag for n in ir.walk(g[0])):
+                if g[1] and guard_reads.reads_any(self, g[0], written):
                     g[1] = False
+        if isinstance(s, ir.Set) and isinstance(s.target, ir.Attr):
+            flag = s.target.name
             if isinstance(s.target.obj, ir.Local) and s.op == "=" and s.value == ir.Bool(True):
                 # `set p.flag = true`: until that field is set again or a procedure runs, p.flag holds
                 self._guards.append([_flag_fact(s.target.obj.name, flag), True, "flag"])

@@ -56,9 +56,12 @@ def most(bounds, e: ir.Agg, s: int | None) -> int | None:
     card = ir.Local(e.var)
     fields = sorted({n.name for n in ir.walk(value) if isinstance(n, ir.Attr) and n.obj == card})
     where = e.where
+    # what the filter reads, through the defs it calls (one it cannot unfold: read as reading every field)
+    read_by_where = None if where is None else _expand(bounds, where, INLINE_DEPTH)
     out = None
     for f in fields:
-        if where is not None and any(isinstance(n, ir.Attr) and n.name == f for n in ir.walk(where)):
+        if where is not None and (read_by_where is None or
+                                  any(isinstance(n, ir.Attr) and n.name == f for n in ir.walk(read_by_where))):
             continue  # the filter reads it too: which cards are summed depends on it
         k = true_at_once(bounds, f)
         if k is None or k >= s:

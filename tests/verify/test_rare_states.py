@@ -42,3 +42,15 @@ def test_a_state_set_on_every_card_is_not_capped():
     spec = SHINE.replace("do polish(first(players))", "for p in players { for c in p.gems { set c.shiny = true } }")
     assert spec != SHINE
     assert proved_and_best(spec, "shine") == (9, 9)
+
+
+def test_a_filter_that_reads_the_state_through_a_def_is_read_as_the_filter_written_out():
+    """A sum filtered by `bright(c)`, a def reading c.shiny, is bounded as the filter `c.shiny` is (the filter
+    reads the state), and no game scores above it (a game reaches 6)."""
+    defs = "def bright(x) = x.shiny\nprocedure polish"
+    through_def = SHINE.replace("for c in p.gems) to p", "for c in p.gems where bright(c)) to p") \
+        .replace("procedure polish", defs)
+    written_out = SHINE.replace("for c in p.gems) to p", "for c in p.gems where c.shiny) to p")
+    assert through_def != SHINE and written_out != SHINE
+    assert proved_and_best(through_def, "shine") == proved_and_best(written_out, "shine")
+    assert proved_and_best(through_def, "shine")[1] == 6
