@@ -19,7 +19,7 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import climb as cooperative, crosscheck, distinct_keys, item_progress, item_witness, solver, supplies
+from . import climb as cooperative, crosscheck, distinct_keys, item_plan, item_progress, item_witness, solver, supplies
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -63,6 +63,11 @@ TIGHT_PATIENCE_PER_GAME = 3
 WITNESS_EVALS_PER_GAME = 3
 WITNESS_TOTAL_PER_GAME = 10
 WITNESS_PATIENCE_PER_GAME = 2
+# the turn-planned games for items still loose after those climbs (verify/item_plan.py): engine steps per
+# game of --games for each item and for all of them (on BBQP-9, 250-decision games, a plan costs about
+# 7,500 steps; Pitmaster's 430-decision games at 4 players do not fit one item's share, so none is planned)
+PLAN_EACH_PER_GAME = 100
+PLAN_TOTAL_PER_GAME = 300
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -407,6 +412,7 @@ class Verifier:
             # the cooperative climbs first: where their beam plays whole games they aim at the bound itself
             self._item_climbs(item_bounds)
             self._witness_items(item_bounds)
+            self._plan_items(item_bounds)
 
     def _witness_items(self, item_bounds) -> None:
         """Loose items: a climb each on the item's own value and conditions (verify/item_witness.py)."""
@@ -429,6 +435,26 @@ class Verifier:
                                          self.seed, g * WITNESS_EVALS_PER_GAME, g * WITNESS_TOTAL_PER_GAME,
                                          g * WITNESS_PATIENCE_PER_GAME, lambda rec: observe(self.s, rec, self.t), climb,
                                          jobs=self.jobs, stop=lambda: time.perf_counter() - self.started >= self.budget)
+        if time.perf_counter() - self.started >= self.budget:
+            self.s.cut_short = True
+        for _, _, rec in found:
+            _absorb_result(self.s, rec, self.t)
+
+    def _plan_items(self, item_bounds) -> None:
+        """Items still loose after the climbs: a game planned turn by turn for each (verify/item_plan.py)."""
+        loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
+                 if lo.status == hi.status == "proved" and hi.value > 0
+                 and self._fit_of(f"item:{name}", item_bounds) == "loose"]
+        shortest = min((len(w.record.log["steps"]) for table in (self.s.best, self.s.worst)
+                        for _, w in table.values()), default=0)
+        if not loose or not shortest:
+            return
+        self.progress("planning games turn by turn towards loose score items")
+        g = self.max_games
+        found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign), self.seed,
+                                     g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
+                                     lambda rec: observe(self.s, rec, self.t),
+                                     stop=lambda: time.perf_counter() - self.started >= self.budget)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:

@@ -60,7 +60,8 @@ class _Work:
         self.spent = 0
 
 
-def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work) -> list[int]:
+def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
+         leaves: int = LEAVES) -> list[int]:
     """The moves of the seat to move, from `st` until another seat or a chance event is next (at
     most DEPTH): the sequence whose end values highest among a tree of LEAVES sequences."""
     seat = st.current_player()
@@ -89,7 +90,7 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
             work.spent += 1
             grow(c, seq + [m], budget // len(moves))
 
-    grow(st, [], LEAVES)
+    grow(st, [], leaves)
     valued = []
     for s, seq in ends:
         work.spent += 1
@@ -117,7 +118,7 @@ def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Wor
 
 
 def _round(start: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
-           max_steps: int) -> tuple[State, list]:
+           max_steps: int, leaves: int = LEAVES) -> tuple[State, list]:
     """The rules played from `start` to the next round's start (the setup goes with the first
     round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`."""
     st = start.clone()
@@ -133,7 +134,7 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
             taken.append(t)
             continue
         first = max(first, st.round)  # the setup's decisions go with the first round
-        for m in _run(st, objective, rng, work):
+        for m in _run(st, objective, rng, work, leaves):
             st.apply(m)
             work.spent += 1
             taken.append(m)
@@ -142,13 +143,15 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
 
 def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
          settled: Callable[[tuple], bool] | None = None, stop: Callable[[], bool] | None = None,
-         on_game: Callable[[GameRecord], None] | None = None) -> tuple[tuple, GameRecord] | None:
+         on_game: Callable[[GameRecord], None] | None = None,
+         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
     spent (the rest played out at random: still a real game), or when `stop()` (the wall-clock
     limit, asked between rounds) says so.  Returns the best value reached at a round's end and
-    the recorded game, or None where the rules break."""
+    the recorded game, or None where the rules break.  `spent[0]` (where given) counts the steps
+    spent; `leaves` and `tries` replace LEAVES and TRIES (a cheaper plan)."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
@@ -159,8 +162,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             if settled is not None and settled(best_v):
                 break
             found = None
-            for _ in range(TRIES):
-                end, taken = _round(st, objective, rng, work, max_steps)
+            for _ in range(tries):
+                end, taken = _round(st, objective, rng, work, max_steps, leaves)
                 v = objective(end)
                 if found is None or v > found[0]:
                     found = (v, end, taken)
@@ -172,6 +175,9 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
         steps.extend(play_out(st, rng))  # the rest at random: the witness is a whole game
     except SpecRuntimeError:  # the spec's own fault, which the seeded games report
         return None
+    finally:
+        if spent is not None:
+            spent[0] += work.spent
     rec = follow(tables, steps, rng.randrange(2**31))
     if on_game is not None:
         on_game(rec)

@@ -1,0 +1,96 @@
+"""Witnesses for loose score items by planned turns: the turn-planned search (verify/turn_plan.py)
+aimed at one item.
+
+An item that pays only for something built over the whole game (a dish cooked grade by grade
+to the top, five of one kind gathered) needs a plan kept for many rounds: the same kind of
+card taken each round, the same work done on it.  Climbs that change a game here and there
+(verify/item_witness.py) and beams that value one decision at a time rarely keep one; a seat
+whose every run of decisions is searched as a whole, the game grown round by round, does when
+the objective says what is being built.  Here the objective is the best seat's item if the
+game's end-of-game scoring ran now (interpreter.evaluate.finish_now), then that seat's closeness
+to the item's award conditions and its progress towards what the item counts
+(verify/item_witness.Closeness, verify/item_progress), then the other seats' item as low as can
+be.
+
+The search is a guide only: every game it returns is a real game, recorded as played, observed
+and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
+never seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from soan.dsl.errors import SpecRuntimeError
+from soan.interpreter.evaluate import finish_now
+from soan.interpreter.play import GameRecord
+from soan.interpreter.runtime import Tables
+from soan.interpreter.state import State
+
+from . import item_progress, turn_plan
+from .item_witness import Closeness
+
+# the plan's shape: sequences tried per run of one seat's decisions, and courses of each round (turn_plan's
+# own 200 and 4 cost a shipped spec of 250-decision games 67,000 steps a game; 50 and 1 about 7,500, and
+# reached further on its loose items from three seeds than the climbs: a top-grade bonus 10 where they saw 8)
+LEAVES = 50
+TRIES = 1
+# engine steps a planned game costs per decision of a seeded game (moves tried, scorings run): about 30
+# on that spec, so a plan is tried only where the item's steps cover this many per decision
+STEPS_PER_DECISION = 40
+
+
+def item_state_value(tables: Tables, name: str, sign: int) -> Callable[[State], tuple]:
+    """A state's value for item `name` (`sign` -1: its lowest): the best seat's item (times sign)
+    were the game scored now, then that seat's closeness to the item's conditions and progress
+    towards what it counts, then minus the others' item."""
+    close = Closeness(tables, name)
+    progress = item_progress.progress_of(tables, name) if sign > 0 else None
+    n = tables.n
+    score_rng = random.Random(0)
+
+    def value(st: State) -> tuple:
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:  # a scoring that cannot run yet (in the setup, say): such a state ranks last
+            return (float("-inf"),)
+        vals = [sign * done.result["breakdown"][f"P{i + 1}"][name] for i in range(n)]
+        steer = [(close(st, i) if close else 0.0, progress(st, i) if progress else 0.0) for i in range(n)]
+        i = max(range(n), key=lambda j: (vals[j], steer[j]))
+        return (vals[i], *steer[i], -(sum(vals) - vals[i]))
+    return value
+
+
+def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
+               seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
+               stop: Callable[[], bool] | None = None) -> list[tuple[str, int, GameRecord]]:
+    """A planned game for each loose maximum (name, sign, proved bound; the nearest to 'within 2x'
+    first) while the steps last, each at most `max_each` steps and all of them `max_steps`, a plan
+    stopping once its item reaches half its bound.  A game of `game_length` decisions whose plan
+    would not fit in one item's steps (STEPS_PER_DECISION each) is not planned at all: cut short,
+    the rest is played at random, no better than the seeded games.  Returns the games that beat
+    the best seen: (item, value, game)."""
+    need = game_length * STEPS_PER_DECISION
+    if need > max_each:
+        return []
+    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
+    out = []
+    left = max_steps
+    for name, sign, bound in order:
+        if left < need or (stop is not None and stop()):
+            break
+        goal = -(-bound // 2)
+        spent = [0]
+        found = turn_plan.plan(tables, item_state_value(tables, name, sign), seed, min(max_each, left),
+                               settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
+                               spent=spent, leaves=LEAVES, tries=TRIES)
+        left -= spent[0]
+        if found is None:
+            continue
+        rec = found[1]
+        got = max(rec.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n))
+        before = seen(name, sign)
+        if before is None or got > before:
+            out.append((name, got, rec))
+    return out
