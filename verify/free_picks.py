@@ -33,7 +33,7 @@ import attrs
 
 from soan.dsl import ir
 
-from .distinct_keys import _closure, _field_of, _reads, _roots, _stmts
+from .distinct_keys import _closure, _field_of, _reads, _roots
 
 _ENDS = (ir.Win, ir.EndGame, ir.Eliminate)
 
@@ -60,11 +60,6 @@ def separated(spec: ir.Spec, node, distinct_players: bool, cap_proved: Callable[
 
 
 # ---- the free pick
-
-@attrs.frozen
-class Pick:
-    flag: str  # P
-
 
 def _sets(spec: ir.Spec, name: str) -> list:
     return [n for r in _roots(spec) for n in ir.walk(r)
