@@ -19,7 +19,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import climb as cooperative, crosscheck, distinct_keys, item_plan, item_progress, item_witness, solver, supplies
+from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, solver,
+               supplies)
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -305,6 +306,15 @@ class Verifier:
                                 f"share a {field}")
         return None
 
+    def _cap_out_of_reach(self, node: ir.While) -> bool:
+        """Whether verify/termination.py proves the loop ends before its cap (its test false)."""
+        scopes = loop_scopes(self.spec)
+        if node.span.site not in scopes:
+            return False
+        if not hasattr(self, "_reaches"):
+            self._reaches = [CallReach(b.flow, loc) for b, (_, loc) in zip(self.bs, self.branches)]
+        return isinstance(prove_cap(self.bs, node, scopes[node.span.site][1], self._reaches), CapProof)
+
     def p_tiebreaks(self) -> list[Finding]:
         out = []
         items = [(n.kind, n.var, n.keys, n.fallback, n.span, n.coll, owner, n) for owner, n in self._rankings()]
@@ -322,6 +332,9 @@ class Verifier:
                 next((why for k in keys if (why := self._unique_card_key(k.expr, var, owner))), None)
             if injective is None and unique is None:  # verify/distinct_keys.py
                 unique = distinct_keys.separated(self.spec, node, owner, distinct)
+            if injective is None and unique is None:  # verify/free_picks.py
+                unique = free_picks.separated(self.spec, node, distinct, self._cap_out_of_reach,
+                                              lambda e, v: self._unique_card_key(e, v, None))
             if injective is not None or unique is not None:
                 out.append(Finding("tiebreaks", subject, "proved", claim,
                                    unique or "a key is different for every candidate (seat, distance or position)",
