@@ -56,8 +56,8 @@ PROGRESS_CLIMBS = True
 PROGRESS_STEPS_PER_GAME = 80
 PROGRESS_SHAPE = (8, 6, 0, 0)
 # a climb towards a bound an item's best game already meets within 2x (aiming at tight) stops after
-# this many games per game of --games in a row raise nothing (on Pitmaster-20 such climbs spent 40%
-# of the default run and their last gain came within 500 games)
+# this many games per game of --games in a row raise nothing (on the largest shipped spec such climbs
+# spent 40% of the default run and their last gain came within 500 games)
 TIGHT_PATIENCE_PER_GAME = 3
 # the climbs aimed at loose items' own values and conditions (verify/item_witness.py): games per game
 # of --games for each item and for all of them, and how many in a row may raise nothing
@@ -65,8 +65,8 @@ WITNESS_EVALS_PER_GAME = 3
 WITNESS_TOTAL_PER_GAME = 10
 WITNESS_PATIENCE_PER_GAME = 2
 # the turn-planned games for items still loose after those climbs (verify/item_plan.py): engine steps per
-# game of --games for each item and for all of them (on BBQP-9, 250-decision games, a plan costs about
-# 7,500 steps; Pitmaster's 430-decision games at 4 players do not fit one item's share, so none is planned)
+# game of --games for each item and for all of them (on a shipped spec of 250-decision games a plan costs
+# about 7,500 steps; 430-decision games do not fit one item's share, so none is planned there)
 PLAN_EACH_PER_GAME = 100
 PLAN_TOTAL_PER_GAME = 300
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")

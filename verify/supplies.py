@@ -380,23 +380,27 @@ def _cooperative_short(v: Verifier, name: str, supply: int) -> None:
 STEPWISE_STEPS_PER_GAME = 1000
 
 
-def _stepwise_short(v: Verifier, name: str, supply: int) -> None:
-    """Where the beam's greedy steps stop short (a give that pays for what was gathered and
-    aimed at rounds before): one game grown a round at a time, each round's course improved on
-    the tokens out plus what the players hold that a rule turns into tokens.  Observed like the
-    other games, so a shortage is marked and replayed as any is."""
-    v.progress(f"growing a game round by round towards {name} running short")
+def _grown_short(v: Verifier, name: str, supply: int, grow, steps_per_game: int, what: str) -> None:
+    """One game grown a round at a time by `grow` (stepwise.extend or turn_plan.plan) towards the
+    tokens out plus what the players hold that a rule turns into tokens.  Observed like the other
+    games, so a shortage is marked and replayed as any is."""
+    v.progress(f"{what} towards {name} running short")
     started = v.started
-    stepwise.extend(v.t, stepwise.potential_objective(v.t, name, supply), v.seed,
-                    v.max_games * STEPWISE_STEPS_PER_GAME, settled=lambda val: val[0] == 1,
-                    stop=lambda: time.perf_counter() - started >= v.budget,
-                    on_game=lambda rec: observe(v.s, rec, v.t))
+    grow(v.t, stepwise.potential_objective(v.t, name, supply), v.seed, v.max_games * steps_per_game,
+         settled=lambda val: val[0] == 1, stop=lambda: time.perf_counter() - started >= v.budget,
+         on_game=lambda rec: observe(v.s, rec, v.t))
     if time.perf_counter() - started >= v.budget:  # the wall-clock limit cut it short, which the output says
         v.s.cut_short = True
 
 
+def _stepwise_short(v: Verifier, name: str, supply: int) -> None:
+    """Where the beam's greedy steps stop short (a give that pays for what was gathered and
+    aimed at rounds before): each round's course improved on the potential where it ends."""
+    _grown_short(v, name, supply, stepwise.extend, STEPWISE_STEPS_PER_GAME, "growing a game round by round")
+
+
 # the turn-planned search (verify/turn_plan.py): engine steps per game of --games (the shipped supply it
-# was made for, Pitmaster-20's at 4 players, is found short from seed 0 within 95 games' worth)
+# was made for, at 4 players, is found short from seed 0 within 95 games' worth)
 PLANNED_STEPS_PER_GAME = 1000
 
 
@@ -404,13 +408,5 @@ def _planned_short(v: Verifier, name: str, supply: int) -> None:
     """Tokens that lie one per card, where more cards than the supply can take one: a game in
     which every seat's run of decisions is planned as one move (lay the cards out, gather more,
     then work the right ones), a round at a time.  It takes the place of the searches that value
-    one decision at a time, which do not gather first.  Observed like the other games, so a
-    shortage is marked and replayed as any is."""
-    v.progress(f"planning every seat's turns towards {name} running short")
-    started = v.started
-    turn_plan.plan(v.t, stepwise.potential_objective(v.t, name, supply), v.seed,
-                   v.max_games * PLANNED_STEPS_PER_GAME, settled=lambda val: val[0] == 1,
-                   stop=lambda: time.perf_counter() - started >= v.budget,
-                   on_game=lambda rec: observe(v.s, rec, v.t))
-    if time.perf_counter() - started >= v.budget:  # the wall-clock limit cut it short, which the output says
-        v.s.cut_short = True
+    one decision at a time, which do not gather first."""
+    _grown_short(v, name, supply, turn_plan.plan, PLANNED_STEPS_PER_GAME, "planning every seat's turns")

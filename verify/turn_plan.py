@@ -26,9 +26,9 @@ valuation one), never in seconds.
 
 `soan verify` calls it for tokens that lie one per card where more cards than
 the supply can take one (verify/supplies.py); on the shipped specs that is one
-supply of Pitmaster at 4 players, found short (31 of 30 out) from seed 0 in
-about 95,000 steps in draft 20, not from seed 0 in draft 19 (27), nor from seed 1
-in draft 20 (25).
+supply at 4 players, found short (31 of 30 out) from seed 0 in about 95,000
+steps in one draft, not from seed 0 in the draft before it (27), nor from seed 1
+in the first (25); docs/verify.md names them.
 """
 
 from __future__ import annotations
