@@ -32,6 +32,8 @@ scoring, the rounds, each procedure call), as in the interpreter, where every
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import attrs
 
 from soan.dsl import ir
@@ -230,8 +232,7 @@ class Bounds:
 
         for site in self.sites:
             node = site.node
-            saved, self.env = self.env, site.env
-            try:
+            with self.reading_in(site.env):
                 match node:
                     case ir.Move(what=what, dest=dest) | ir.Draw(count=what, dest=dest):
                         each = self.carried(node)
@@ -248,8 +249,6 @@ class Bounds:
                             zones = set().union(*(reach[c] for c in vy.zc[1])) | \
                                 set().union(*(self.flow.reach[c] for c in vy.zc[1]))
                             add(zones, site.firings, 1 if vx.one else vx.size)
-            finally:
-                self.env = saved
         out = {}
         for z in self.flow.zone_names - open_:
             first = max((n for (name, _), n in start.items() if name == z), default=0)
@@ -910,6 +909,16 @@ class Bounds:
         return (lo.value, hi.value) if lo is not None and lo.status == hi.status == "proved" else None
 
     # ---- what expressions are known to be
+
+    @contextmanager
+    def reading_in(self, env: dict):
+        """Read expressions in `env` (a site's locals, or none) for the block, then go back to the
+        environment the caller was reading in."""
+        saved, self.env = self.env, env
+        try:
+            yield
+        finally:
+            self.env = saved
 
     def carried(self, node: ir.Move | ir.Draw) -> int | None:
         """The most cards one firing of a move or draw carries, read where `self.env` stands."""

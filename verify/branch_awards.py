@@ -92,11 +92,8 @@ def exclusive_terms(bounds, item: str, terms: list, merged: frozenset[int] = fro
             continue
         if any(terms[k][1] is None or terms[k][2] is None or terms[k][3] is None for k in ks):
             continue
-        saved, bounds.env = bounds.env, chain.env
-        try:
+        with bounds.reading_in(chain.env):
             runs = bounds._per_player(w, chain.firings)
-        finally:
-            bounds.env = saved
         if runs is None:
             continue
         hi = max(sum(max(0, terms[k][2]) for k in b) for b in per_branch)

@@ -68,11 +68,8 @@ def note_award(bounds, loops: list[CardLoop], who: ir.Expr, mult: int | None,
 
     if bounds.env.get(who.name) != loop.env[who.name] or who.name in _rebound(loop.body):
         return None
-    saved, bounds.env = bounds.env, loop.env
-    try:
+    with bounds.reading_in(loop.env):
         runs = bounds._per_player(who, loop.mult)
-    finally:
-        bounds.env = saved
     return None if runs is None else CardAward(loop, runs)
 
 
@@ -84,9 +81,8 @@ def term(bounds, site, amount: tuple[int, int], times: int | None) -> tuple[int,
     if ca is None:
         return None
     loop = ca.loop
-    saved, bounds.env = bounds.env, site.env
     per_card = []
-    try:
+    with bounds.reading_in(site.env):
         for c in loop.cards[1]:
             iv = bounds._with(loop.var, attrs.evolve(bounds.env.get(loop.var, _one()), one=True,
                                                     zc=(loop.cards[0], (c,))),
@@ -94,8 +90,6 @@ def term(bounds, site, amount: tuple[int, int], times: int | None) -> tuple[int,
             if iv is None:
                 return None
             per_card.append(iv)
-    finally:
-        bounds.env = saved
     k = loop.size
     top = sum(sorted((max(0, hi) for _, hi in per_card), reverse=True)[:k])
     bottom = sum(sorted(min(0, lo) for lo, _ in per_card)[:k])

@@ -66,14 +66,11 @@ def card_moves(b) -> list[tuple]:
         node = site.node
         if not isinstance(node, (ir.Move, ir.Draw)):
             continue
-        saved, b.env = b.env, site.env
-        try:
+        with b.reading_in(site.env):
             dest, own = b._filled(node.dest)
             # the zones the cards lie in now: a zone, a filter of one, a def's zones joined, a card
             # a local names (Bounds._taken_from); else wherever its cards can ever lie
             zc = b._zone_cards(node.what) if isinstance(node, ir.Move) else None
-        finally:
-            b.env = saved
         src = set(zc[0]) if zc is not None else b._taken_from(site)
         out.append((site, src, dest, own))
     return out
@@ -87,11 +84,8 @@ def arrivals(b, moves: list[tuple], group: set[str]) -> int | None:
     for site, src, dest, own in moves:
         if not dest & group or (src is not None and src <= group):
             continue
-        saved, b.env = b.env, site.env
-        try:
+        with b.reading_in(site.env):
             each = b.carried(site.node)
-        finally:
-            b.env = saved
         times = b.times_for_one_player(site) if own else site.firings
         if times is None or each is None:
             return None

@@ -44,8 +44,7 @@ def usable(b, z: str, y: str, most: int) -> int:
     cut = False
     for site in b.sites:
         node = site.node
-        saved, b.env = b.env, site.env
-        try:
+        with b.reading_in(site.env):
             if isinstance(node, ir.Exchange):
                 for side in (node.a, node.b):  # the card that ends in Y is one that can lie in Y
                     v = b.val(side)
@@ -61,8 +60,6 @@ def usable(b, z: str, y: str, most: int) -> int:
                 continue
             each = b.carried(node)
             times = b.times_for_one_player(site) if own else site.firings
-        finally:
-            b.env = saved
         if times is None or each is None:
             return most
         if own:
@@ -245,8 +242,5 @@ class _Walk:
 
     def _distinct(self, coll) -> bool:
         b = self.b
-        saved, b.env = b.env, {}
-        try:
+        with b.reading_in({}):
             return b._distinct_players(coll)
-        finally:
-            b.env = saved

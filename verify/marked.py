@@ -37,7 +37,7 @@ from soan.dsl.analysis import conjuncts
 from . import passage
 from .bounds import Bounds
 from .card_tokens import CardTokens
-from .setup_counts import SetupCounts, _Form, _Unknown
+from .setup_counts import SetupCounts, _Form
 from .waiting import _Index, _zone_of, card_paths
 
 _MOVES = (ir.Move, ir.Draw, ir.Exchange)
@@ -189,16 +189,13 @@ def _rounds_into(b: Bounds, zone: str, rounds_sites: set) -> int | None:
             if swapped is None or zone in swapped:
                 return None
             continue  # its cards change places among zones other than this one
-        saved, b.env = b.env, site.env
-        try:
+        with b.reading_in(site.env):
             dest, _own = b._filled(node.dest)
             if dest is None:
                 return None
             if zone not in dest:
                 continue
             each = b.carried(node)
-        finally:
-            b.env = saved
         most = None if site.firings is None or each is None else site.firings * each
         cap = passage.source_cap(b, site, {zone}, b._caps)
         if most is None and cap is None:

@@ -131,11 +131,8 @@ def _shared(bounds, position: dict, amount_of, player_of, apart):
             break
         if len(per_option) != len(spans) or len(who) != 1:
             continue
-        saved, bounds.env = bounds.env, choice.env
-        try:
+        with bounds.reading_in(choice.env):
             runs = bounds._per_player(ir.Local(next(iter(who))), choice.firings)
-        finally:
-            bounds.env = saved
         if runs is None:
             continue
         hi = max(h for _, h in per_option)
@@ -157,8 +154,7 @@ def _passes(bounds, sites, start: int, i: int) -> int | None:
     times = 1
     for j in _enclosing(sites, start, i):
         n = sites[j].node
-        saved, bounds.env = bounds.env, sites[j].env
-        try:
+        with bounds.reading_in(sites[j].env):
             match n:
                 case ir.If() | ir.Choose() | ir.Pick() | ir.Do() | ir.Phase():
                     k = 1
@@ -170,8 +166,6 @@ def _passes(bounds, sites, start: int, i: int) -> int | None:
                     k = None if limit is None else bounds.int_max(limit)
                 case _:
                     k = None
-        finally:
-            bounds.env = saved
         if k is None:
             return None
         times *= max(0, k)

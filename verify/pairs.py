@@ -30,12 +30,9 @@ def term(bounds, site, amount: tuple, times: int | None) -> tuple[int, int, int]
     if fields is None or loop.body is None or not _still(loop.body):
         return None
     f, g = fields
-    saved, bounds.env = bounds.env, site.env
-    try:
+    with bounds.reading_in(site.env):
         listed = bounds._zone_cards(agg.coll)
         size = bounds.size(agg.coll)
-    finally:
-        bounds.env = saved
     if listed is None or size is None:
         return None
     t = bounds.t

@@ -37,11 +37,8 @@ def at_once(b) -> dict[str, int]:
             return {}
         if not dest & per_player or (isinstance(site.node, ir.Draw) and id(site.node) in replacing):
             continue
-        saved, b.env = b.env, site.env
-        try:
+        with b.reading_in(site.env):
             each = b.carried(site.node)
-        finally:
-            b.env = saved
         times = b.times_for_one_player(site) if own else site.firings
         for z in dest & per_player:
             if most.get(z) is None or times is None or each is None:

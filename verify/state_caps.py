@@ -88,8 +88,7 @@ def _limit(site, obj, field: str):
 
 def _for_card(bounds, site, obj, card: int, e) -> int | None:
     """The largest `e` can be at `site` with the local `obj` naming `card` (None: not known)."""
-    saved, bounds.env = bounds.env, dict(site.env)
-    try:
+    with bounds.reading_in(dict(site.env)):
         if isinstance(obj, ir.Local):
             v = bounds.env.get(obj.name)
             zones = v.zc[0] if v is not None and v.zc is not None else frozenset()
@@ -97,8 +96,6 @@ def _for_card(bounds, site, obj, card: int, e) -> int | None:
             bounds.env[obj.name] = attrs.evolve(base, one=True, zc=(zones, (card,)), iv=None, size=None, elem=None)
         iv = bounds.interval(e)
         return None if iv is None else iv[1]
-    finally:
-        bounds.env = saved
 
 
 def _one():

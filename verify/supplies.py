@@ -249,19 +249,13 @@ MOVES = (ir.Move, ir.Draw, ir.Exchange)
 
 
 def _single(b: Bounds, site, e) -> bool:
-    saved, b.env = b.env, site.env
-    try:
+    with b.reading_in(site.env):
         return b.val(e).one
-    finally:
-        b.env = saved
 
 
 def _size_at(b: Bounds, site, e) -> int | None:
-    saved, b.env = b.env, site.env
-    try:
+    with b.reading_in(site.env):
         return b.size(e)
-    finally:
-        b.env = saved
 
 
 def _sites_under(spec: ir.Spec, stmts) -> set:
@@ -312,8 +306,7 @@ def _at_least_the_count(c, source, count) -> bool:
 
 def _count_at_least(b: Bounds, site, c, source) -> int | None:
     """The least number of cards in `source` that the condition `c` guarantees, or None."""
-    saved, b.env = b.env, site.env
-    try:
+    with b.reading_in(site.env):
         match c:
             case ir.BinOp(op=">=" | ">", left=l, right=r) if counts_cards_of(l, source):
                 lo = b.int_min(r)
@@ -327,8 +320,6 @@ def _count_at_least(b: Bounds, site, c, source) -> int | None:
                 lo = b.int_min(r)
                 return None if lo is None else lo + (c.operand.op == "<=")
         return None
-    finally:
-        b.env = saved
 
 
 def _supply_pressure(token: str, supply: int):

@@ -264,12 +264,9 @@ class _Prover:
         if not sites:
             return False
         for site in sites:
-            saved, self.b.env = self.b.env, site.env
-            try:
+            with self.b.reading_in(site.env):
                 if not self.b.val(e).one:
                     return False
-            finally:
-                self.b.env = saved
         return True
 
     def _exit_flags(self) -> dict[str, bool]:
