@@ -103,23 +103,31 @@ def card_paths(index: _Index, card: str, above: tuple, scope: str, depth: int = 
                     return None
                 return [tests + more + [(lst, c) for c in conjuncts(ch.where) if _only_reads(c, lst)]]
         return None
+    calls = _calls_passing(index, scope, card)
+    if calls is None:
+        return None
+    paths: list = []
+    for arg, up, sc in calls:
+        if not isinstance(arg, ir.Local):
+            return None
+        got = card_paths(index, arg.name, up, sc, depth + 1)
+        if got is None:
+            return None
+        paths += [tests + p for p in got]
+    return paths or None
+
+
+def _calls_passing(index: _Index, scope: str, card: str) -> list[tuple] | None:
+    """Where `card` is a parameter of the procedure `scope`: each call's argument for it, with the
+    call's enclosing nodes and scope; None where it is not."""
     if not scope.startswith("proc:"):
         return None
     proc = index.procs[scope[5:]]
     if card not in proc.params:
         return None
     i = proc.params.index(card)
-    paths: list = []
-    for node, up, sc in index.where:
-        if isinstance(node, ir.Do) and node.proc == proc.name:
-            arg = node.args[i]
-            if not isinstance(arg, ir.Local):
-                return None
-            got = card_paths(index, arg.name, up, sc, depth + 1)
-            if got is None:
-                return None
-            paths += [tests + p for p in got]
-    return paths or None
+    return [(node.args[i], up, sc) for node, up, sc in index.where
+            if isinstance(node, ir.Do) and node.proc == proc.name]
 
 
 def give_paths(spec: ir.Spec, token: str, player_zones: set[str]) -> dict[str, list[list]]:
@@ -164,16 +172,10 @@ def _zone_of(index: _Index, card: str, above: tuple, scope: str, depth: int = 0)
             if isinstance(src, ir.Attr) and src.name in per_player:
                 return src.name
             return None
-    if not scope.startswith("proc:"):
+    calls = _calls_passing(index, scope, card)
+    if calls is None:
         return None
-    proc = index.procs[scope[5:]]
-    if card not in proc.params:
-        return None
-    i = proc.params.index(card)
-    zones = set()
-    for node, up, sc in index.where:
-        if isinstance(node, ir.Do) and node.proc == proc.name and isinstance(node.args[i], ir.Local):
-            zones.add(_zone_of(index, node.args[i].name, up, sc, depth + 1))
+    zones = {_zone_of(index, arg.name, up, sc, depth + 1) for arg, up, sc in calls if isinstance(arg, ir.Local)}
     return zones.pop() if len(zones) == 1 else None
 
 
