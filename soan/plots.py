@@ -50,6 +50,16 @@ def text_width(s: str, size: int = FONT) -> float:
     return sum(size * (1.0 if ord(ch) >= 0x2E80 else 0.6) for ch in str(s))
 
 
+def fit_text(s: str, room: float, size: int = FONT) -> str:
+    """`s` cut at the end with an ellipsis so that its rough width is at most `room` pixels."""
+    s = str(s)
+    if text_width(s, size) <= room:
+        return s
+    while s and text_width(s + "…", size) > room:
+        s = s[:-1]
+    return s.rstrip() + "…"
+
+
 def ticks(lo: float, hi: float, count: int = 6) -> list[float]:
     """Round tick values (1, 2, 2.5, 5 times a power of ten) covering lo..hi."""
     if hi <= lo:
@@ -169,11 +179,15 @@ def histogram(samples: Sequence[tuple[str, str, Sequence[int]]], *, title: str, 
 
 
 def _rows_frame(labels: Sequence[str], lo: float, hi: float, *, title: str, x_title: str, x_unit: str | None,
-                width: int, row: int, legend: Sequence[tuple[str, str, str]]) -> tuple[list[str], callable, float, float, float]:
-    """The frame shared by the horizontal plots: returns (body, x(value), top of the rows, left, plot width)."""
-    left = min(max(text_width(s) for s in labels) + 16, width * 0.45)
+                width: int, row: int, legend: Sequence[tuple[str, str, str]],
+                gutter: float = 0) -> tuple[list[str], callable, float, float, float]:
+    """The frame shared by the horizontal plots: returns (body, x(value), top of the rows, left, plot width).
+    `gutter`: room kept between the labels and the plot, for numbers written left of a row's mark."""
+    room = width * 0.45 - 16 - gutter
+    shown = [fit_text(s, room) for s in labels]
+    left = max(text_width(s) for s in shown) + 16 + gutter
     legend_svg, legend_h = _legend(legend, 10, 38, width - 8)
-    right, top_m, bottom = 24, 34 + legend_h, 48
+    right, top_m = 24, 34 + legend_h
     pw = width - left - right
     xs = ticks(lo, hi, 6)
     a, b = xs[0], xs[-1]
@@ -189,9 +203,11 @@ def _rows_frame(labels: Sequence[str], lo: float, hi: float, *, title: str, x_ti
     body.append(f"<line x1='{left}' y1='{top_m + ph}' x2='{left + pw}' y2='{top_m + ph}' stroke='{AXIS}'/>")
     body.append(f"<text x='{left + pw / 2:.1f}' y='{top_m + ph + 38}' font-size='{FONT}' text-anchor='middle'>"
                 f"{esc(axis_title(x_title, x_unit))}</text>")
-    for i, label in enumerate(labels):
-        body.append(f"<text x='{left - 8:.1f}' y='{top_m + i * row + row / 2 + 4:.1f}' font-size='{FONT}' "
-                    f"text-anchor='end'>{esc(label)}</text>")
+    for i, (label, short) in enumerate(zip(labels, shown)):
+        # a label cut to fit keeps its whole text as the tooltip, so nothing runs off the picture's left edge
+        tip = f"<title>{esc(label)}</title>" if short != label else ""
+        body.append(f"<text x='{left - 8 - gutter:.1f}' y='{top_m + i * row + row / 2 + 4:.1f}' font-size='{FONT}' "
+                    f"text-anchor='end'>{tip}{esc(short)}</text>")
     return body, x, top_m, left, pw
 
 
@@ -227,8 +243,10 @@ def range_chart(labels: Sequence[str], series: Sequence[tuple[str, str, Sequence
     row = 16 * len(series) + 14
     legend = [(label, colour, "rect") for label, colour, _ in series]
     lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    # the low end's number is written left of its range, so a range from the axis keeps it off the labels
+    gutter = max(text_width(num(r[0]), 10) for r in ranges) + 6
     body, x, top, _left, _pw = _rows_frame(labels, min(lo, 0), max(hi, 0), title=title, x_title=x_title,
-                                          x_unit=x_unit, width=width, row=row, legend=legend)
+                                          x_unit=x_unit, width=width, row=row, legend=legend, gutter=gutter)
     for i, label in enumerate(labels):
         for j, (name, colour, rs) in enumerate(series):
             r = rs[i]

@@ -530,7 +530,7 @@ class Rulebook:
         return out
 
     def document(self) -> list[tuple]:
-        s, w = self.spec, self.words
+        s = self.spec
         title = s.name + (f" — draft {s.draft}" if s.draft is not None else "")
         self.h(1, title)
         self.p(f"For {s.min_players} to {s.max_players} players."

@@ -272,7 +272,7 @@ class _MarkedCounts(SetupCounts):
                 out = super()._stmt(s, counts, env)
                 whole = frm is not None and self._zone(what, env) == frm
                 return [(self._marks_moved(c, frm, to, k, whole), e) for c, e in out]
-            case ir.Draw(count=count, source=src, dest=dest):
+            case ir.Draw(count=count, dest=dest):
                 to = self._zone(dest, env)
                 k = self._amount(count, env, counts)
                 out = super()._stmt(s, counts, env)

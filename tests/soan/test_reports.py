@@ -85,6 +85,22 @@ def test_range_and_interval_charts_keep_japanese_and_their_numbers():
     assert plots.bar_chart([], [], title="t", x_title="x", y_title="y") == ""
 
 
+def test_long_row_labels_are_cut_to_fit_and_keep_their_text_as_a_tooltip():
+    """A row label too long for the left column ends in an ellipsis inside the picture, and the low end's number sits between it and the plot."""
+    long = "item a_very_long_scoring_item_name · " + "とても長い説明" * 8
+    root = _svg_ok(plots.range_chart([long, "total score"], [("proved", plots.BLUE, [(0, 60), (0, 240)])],
+                                     title="ranges", x_title="score", width=760))
+    texts = [t for t in root.iter() if t.tag.endswith("text")]
+    row = next(t for t in texts if "".join(t.itertext()).startswith("item a_very"))
+    shown = row.find("{*}title").tail  # the text drawn, after the tooltip
+    assert shown.endswith("…") and long.startswith(shown[:-1].rstrip())
+    assert "".join(row.find("{*}title").itertext()) == long
+    # anchored at its end: its start stays right of the picture's left edge
+    assert float(row.get("x")) - plots.text_width(shown) >= 0
+    zero = next(t for t in texts if t.text == "0" and t.get("font-size") == "10")
+    assert float(row.get("x")) < float(zero.get("x")) - plots.text_width("0", 10)
+
+
 def test_values_read_as_words():
     """Mappings, lists, booleans, none and ranges read as a designer writes them."""
     assert show({"anger": 8}) == "anger 8"
