@@ -48,7 +48,7 @@ def separated(spec: ir.Spec, node, owner: str | None, distinct_players: bool) ->
 def distinct_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
     """Why the key `key` (of ranking variable `var`) is a player field no two players
     share whenever it is read, or None when that is not shown."""
-    field = _field_of(spec, key, var)
+    field = player_field_of(spec, key, var)
     if field is None or spec.rounds is None:
         return None
     bodies = {p.name: p.body for p in spec.procedures}
@@ -56,7 +56,7 @@ def distinct_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
     for root in [spec.setup, spec.rounds.body, spec.scoring, *bodies.values()]:
         if root is not None:
             _writes(root, field, (), writes)
-    everywhere = sum(1 for r in _roots(spec) for n in ir.walk(r)
+    everywhere = sum(1 for r in rule_bodies(spec) for n in ir.walk(r)
                      if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == field)
     if not writes or len(writes) != everywhere:
         return None  # a write under a statement _stmts does not look into
@@ -65,33 +65,34 @@ def distinct_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
         if loop is None or not _counter_loop(spec, loop, field, st):
             return None
         loops.append(loop)
-    if any(isinstance(n, ir.Eliminate) for r in _roots(spec) for n in ir.walk(r)):
+    if any(isinstance(n, ir.Eliminate) for r in rule_bodies(spec) for n in ir.walk(r)):
         return None  # a player out of `players` keeps a value a loop over `players` no longer passes
-    if any(_reads(spec, [loop.coll], field) for loop in loops):
+    if any(may_read(spec, [loop.coll], field) for loop in loops):
         return None
     ids = {id(x) for x in loops}
     # the start: the setup, then the rounds' first statements, read nothing of the field before a loop
     start = [x for x in (spec.setup, spec.rounds.count) if x is not None]
     start += [t.supply for t in spec.tokens] + [v.default for v in spec.vars if v.default is not None]
-    if _reads(spec, start, field) or _ends(spec, start):
+    if may_read(spec, start, field) or _ends(spec, start):
         return None
     state = _established(spec, spec.rounds.body.stmts, field, ids, bodies)
     if state is not True:
         return None
-    if _reads(spec, [q.expr for q in spec.questions], field):
+    if may_read(spec, [q.expr for q in spec.questions], field):
         return None  # an invariant may be read between any two statements
     after = [x for x in (spec.scoring, spec.winner) if x is not None]
-    if _reads(spec, after, field) and not (isinstance(spec.rounds.count, ir.Int) and spec.rounds.count.value >= 1):
+    if may_read(spec, after, field) and not (isinstance(spec.rounds.count, ir.Int) and spec.rounds.count.value >= 1):
         return None
     return (f"every write of '{field}' is a loop over every player that writes each a larger counter, and "
             f"nothing reads '{field}' before the first such loop or while one runs: no two players share it")
 
 
-def _field_of(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
+def player_field_of(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
+    """The per-player variable a key reads of the player `var` (`var.F`, or a one-parameter def of it), else None."""
     defs = {d.name: d for d in spec.defs}
     if isinstance(key, ir.Call) and key.func in defs and len(key.args) == 1 and \
             isinstance(key.args[0], ir.Local) and key.args[0].name == var and len(defs[key.func].params) == 1:
-        return _field_of(spec, defs[key.func].body, defs[key.func].params[0])
+        return player_field_of(spec, defs[key.func].body, defs[key.func].params[0])
     match key:
         case ir.Attr(obj=ir.Local(name=v), name=name) if v == var and \
                 any(x.name == name and x.per_player for x in spec.vars):
@@ -152,12 +153,13 @@ def _counter_loop(spec: ir.Spec, loop, field: str, write: ir.Set) -> bool:
     return False
 
 
-def _roots(spec: ir.Spec) -> list:
+def rule_bodies(spec: ir.Spec) -> list:
+    """The setup, the rounds' body, the scoring and every procedure's body, reached or not (a def is read where it is called)."""
     return [x for x in (spec.setup, spec.rounds.body if spec.rounds else None, spec.scoring) if x is not None] \
         + [p.body for p in spec.procedures]
 
 
-def _closure(spec: ir.Spec, nodes) -> list:
+def reached_nodes(spec: ir.Spec, nodes) -> list:
     """Every node these may run, through the defs and procedures they call."""
     bodies = {d.name: d.body for d in spec.defs} | {p.name: p.body for p in spec.procedures}
     todo = [n for x in nodes for n in ir.walk(x)]
@@ -173,14 +175,14 @@ def _closure(spec: ir.Spec, nodes) -> list:
     return out
 
 
-def _reads(spec: ir.Spec, nodes, field: str) -> bool:
+def may_read(spec: ir.Spec, nodes, field: str) -> bool:
     """Whether running these may read the field (a write's target is no read)."""
-    targets = {id(n.target) for n in _closure(spec, nodes) if isinstance(n, ir.Set)}
-    return any(isinstance(n, ir.Attr) and n.name == field and id(n) not in targets for n in _closure(spec, nodes))
+    targets = {id(n.target) for n in reached_nodes(spec, nodes) if isinstance(n, ir.Set)}
+    return any(isinstance(n, ir.Attr) and n.name == field and id(n) not in targets for n in reached_nodes(spec, nodes))
 
 
 def _ends(spec: ir.Spec, nodes) -> bool:
-    return any(isinstance(n, _ENDS) for n in _closure(spec, nodes))
+    return any(isinstance(n, _ENDS) for n in reached_nodes(spec, nodes))
 
 
 def _established(spec: ir.Spec, stmts, field: str, loops: set[int], bodies: dict) -> bool | None:
@@ -195,7 +197,7 @@ def _established(spec: ir.Spec, stmts, field: str, loops: set[int], bodies: dict
         elif isinstance(st, ir.Do) and st.proc in bodies and not st.args:
             inner = _established(spec, bodies[st.proc].stmts, field, loops, bodies)
         else:
-            inner = False if _reads(spec, [st], field) or _ends(spec, [st]) else None
+            inner = False if may_read(spec, [st], field) or _ends(spec, [st]) else None
         if inner is not None:
             return inner
     return None
@@ -253,7 +255,7 @@ def _card_field(spec: ir.Spec, key: ir.Expr, var: str) -> str | None:
         case ir.Attr(obj=ir.Local(name=v), name=name) if v == var:
             fields = [f for c in spec.components for f in c.fields if f.name == name]
             written = any(isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name
-                          for r in _roots(spec) for n in ir.walk(r))
+                          for r in rule_bodies(spec) for n in ir.walk(r))
             if fields and not any(f.is_state for f in fields) and not written:
                 return name
     return None

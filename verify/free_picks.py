@@ -33,7 +33,7 @@ import attrs
 
 from soan.dsl import ir
 
-from .distinct_keys import _closure, _field_of, _reads, _roots
+from .distinct_keys import may_read, player_field_of, reached_nodes, rule_bodies
 
 _ENDS = (ir.Win, ir.EndGame, ir.Eliminate)
 
@@ -47,10 +47,10 @@ def separated(spec: ir.Spec, node, distinct_players: bool, cap_proved: Callable[
     if not distinct_players or rounds is None or not isinstance(rounds.count, ir.Int) or rounds.until is not None \
             or rounds.count.value < 1:
         return None
-    if any(isinstance(n, _ENDS) for r in _roots(spec) for n in ir.walk(r)):
+    if any(isinstance(n, _ENDS) for r in rule_bodies(spec) for n in ir.walk(r)):
         return None  # an early end (or a player leaving `players`) skips the rounds' remaining statements
     for k in node.keys:
-        field = _field_of(spec, k.expr, node.var)
+        field = player_field_of(spec, k.expr, node.var)
         if field is None:
             continue
         why = _picked_at_scoring(spec, node, field, cap_proved) or _ranked_or_copied(spec, field, cap_proved, unique_key)
@@ -62,7 +62,7 @@ def separated(spec: ir.Spec, node, distinct_players: bool, cap_proved: Callable[
 # ---- the free pick
 
 def _sets(spec: ir.Spec, name: str) -> list:
-    return [n for r in _roots(spec) for n in ir.walk(r)
+    return [n for r in rule_bodies(spec) for n in ir.walk(r)
             if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name]
 
 
@@ -74,7 +74,7 @@ def _target(st) -> tuple[str, str] | None:
 
 
 def _blocks(spec: ir.Spec) -> list:
-    return [n for r in _roots(spec) for n in ir.walk(r) if isinstance(n, ir.Block)]
+    return [n for r in rule_bodies(spec) for n in ir.walk(r) if isinstance(n, ir.Block)]
 
 
 def _neighbours(spec: ir.Spec, st) -> list:
@@ -200,7 +200,7 @@ def _until_all_flagged(loop, flag: str, cap_proved) -> bool:
 
 def _touches(spec: ir.Spec, nodes, names: set) -> bool:
     return any((isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name in names)
-               or isinstance(n, _ENDS) for n in _closure(spec, nodes))
+               or isinstance(n, _ENDS) for n in reached_nodes(spec, nodes))
 
 
 def _last_round_skips(spec: ir.Spec, st) -> bool:
@@ -268,7 +268,7 @@ def _picked_at_scoring(spec: ir.Spec, node, field: str, cap_proved) -> str | Non
     early = [x for x in (spec.setup, spec.rounds.body, spec.rounds.count) if x is not None]
     early += [q.expr for q in spec.questions] + [t.supply for t in spec.tokens]
     early += [v.default for v in spec.vars if v.default is not None]
-    if any(n is node for n in _closure(spec, early)):
+    if any(n is node for n in reached_nodes(spec, early)):
         return None  # read while the rounds run
     if spec.scoring is not None and _touches(spec, [spec.scoring], {flag, field}):
         return None
@@ -285,7 +285,7 @@ def _ranked_or_copied(spec: ir.Spec, g: str, cap_proved, unique_key) -> str | No
     if not writes or spec.setup is None:
         return None
     loops = {}
-    for r in _roots(spec):
+    for r in rule_bodies(spec):
         for n in ir.walk(r):
             if isinstance(n, ir.For):
                 for s in n.body.stmts:
@@ -299,7 +299,7 @@ def _ranked_or_copied(spec: ir.Spec, g: str, cap_proved, unique_key) -> str | No
         loop = loops[id(w)]
         if not isinstance(loop.coll, ir.AllPlayers) or loop.where is not None or _target(w) != (loop.var, g):
             return None
-        if _reads(spec, [loop.body], g):
+        if may_read(spec, [loop.body], g):
             return None  # read while the loop runs
         if len(loop.body.stmts) == 1 and any(s is loop for s in spec.setup.stmts) and \
                 _rank_of(spec, w.value, loop.var, g, unique_key, spec.setup.stmts[:_index(spec.setup.stmts, loop)]):
@@ -314,7 +314,7 @@ def _ranked_or_copied(spec: ir.Spec, g: str, cap_proved, unique_key) -> str | No
     first = ranks[0]
     start = list(spec.setup.stmts[:_index(spec.setup.stmts, first)]) + [x for x in (spec.rounds.count,) if x is not None]
     start += [t.supply for t in spec.tokens] + [v.default for v in spec.vars if v.default is not None]
-    if _reads(spec, start, g) or _reads(spec, [q.expr for q in spec.questions], g):
+    if may_read(spec, start, g) or may_read(spec, [q.expr for q in spec.questions], g):
         return None
     via = f", and copied from the free pick{'s' if len(sources) > 1 else ''} " + \
         ", ".join(f"'{s}'" for s in sorted(sources)) + " when every player has made it" if sources else ""
@@ -357,7 +357,7 @@ def _rank_of(spec: ir.Spec, e: ir.Expr, p: str, g: str, unique_key, before) -> b
             return False
     if _rename(kq, q, p) != kp or any(isinstance(n, ir.Local) and n.name == p for n in ir.walk(kq)):
         return False
-    if _reads(spec, [kq], g) or unique_key(kq, q) is None:
+    if may_read(spec, [kq], g) or unique_key(kq, q) is None:
         return False
     zone = _dealt_zone(spec, kq, q)
     # dealt to every player by an earlier statement of the setup itself (not under a condition)
