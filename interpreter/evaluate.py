@@ -24,11 +24,14 @@ from __future__ import annotations
 import random
 
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_LOOP_PASSES
 
+from .reads import ending_reads
 from .runtime import PlayerRef, rank_groups
 from .state import CHANCE, Frame, State
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
+MEMO_SIZE = 4096  # outcomes remembered by what the ending reads (reads.py); all forgotten when full
 
 
 class Outcome:
@@ -67,6 +70,10 @@ class Evaluator:
         self.t = tables
         w = tables.spec.winner
         self.n = tables.n
+        # what ending a game reads (None: the ending may stop, or is not analysed): an outcome is remembered under
+        # the values of those parts of the state, and a state that agrees on them ends the same
+        self.reads = ending_reads(tables)
+        self.memo: dict[tuple, tuple[Outcome, int]] = {}
         if w is None:
             self.candidates = None
             return
@@ -88,8 +95,34 @@ class Evaluator:
         `spare`, the caller will not use `state` again, so the ending runs on
         it in place instead of on a copy.  With `drawn`, the chance events the
         ending sampled are counted in drawn[0] (none: the outcome is a function
-        of the position alone, and ending it again would draw nothing)."""
-        s = state if state.is_terminal() else finish_now(state, rng or random.Random(0), spare, drawn)
+        of the position alone, and ending it again would draw nothing).
+
+        Where the ending's reads are known (reads.py: then it can neither stop nor draw), the outcome is
+        remembered under their values, and a state that agrees with one ended before gets the same outcome
+        without ending it again: the same scoring run on the same values, in the same number of loop passes,
+        which is checked against the game's step budget as the run would be."""
+        if state.is_terminal():
+            return self._outcome(state)
+        reads = self.reads
+        if reads is None or state.ending:
+            return self._outcome(finish_now(state, rng or random.Random(0), spare, drawn))
+        key = reads.key(state)
+        try:
+            known = self.memo.get(key)
+        except TypeError:  # a variable holding something unhashable: not remembered
+            return self._outcome(finish_now(state, rng or random.Random(0), spare, drawn))
+        passes = state.passes
+        if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
+            return known[0]
+        s = finish_now(state, rng or random.Random(0), spare, drawn)
+        o = self._outcome(s)
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = (o, s.passes - passes)
+        return o
+
+    def _outcome(self, s: State) -> Outcome:
+        """The outcome of the finished state `s`."""
         n = self.n
         share = [0.0] * n
         res = s.result

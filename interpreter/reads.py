@@ -1,0 +1,272 @@
+"""What the end of a game reads: the parts of a state on which ending it now (the spec's scoring block, then its
+winner line, as bots.evaluate does) can depend, found from the checked IR of the scoring, the winner line and every
+procedure and def they reach.
+
+Two states that agree on those parts end alike: the same scores, eliminations, result and winner-line ranking.  So
+the evaluator can remember what ending a state gave under the values of what it reads (`EndingReads.key`), and a
+bot that judges many moves of one position, most of which leave what the scoring reads untouched, ends the game once
+for all of them.
+
+The analysis is conservative and knows every node it accepts: a scoring that may stop (a choice, a shuffle, a roll,
+a random pick) or uses a node it does not know is not analysed at all (`ending_reads` gives None), and the caller
+ends every state for real.  Always part of the key: the round, the eliminations, every score and every token supply
+(the scoring adds to scores and gives tokens, reading what is there); the rest only as far as something names it:
+
+- a player variable, token, global variable or card state: its whole column, where an attribute, `set`, `give` or
+  `return` names it;
+- a zone: every slot of it (its cards in order), where the zone is named; a card's place (`c.zone`,
+  `position(c)`) reads only the zones its card was taken from when the card is bound by a comprehension, count or
+  ranking over named zones (an expression writes nothing, so the card is still there), and otherwise every zone;
+- face-down marks where `facedown` is read or a flip sets them; who has seen what (and so every zone) where
+  `sees()`, `look`, a flip face down or any move of cards is involved.
+"""
+
+from __future__ import annotations
+
+from soan.dsl import ir
+
+# builtin functions that read nothing of the state but their arguments (and the scores, always in the key)
+_PURE_CALLS = frozenset({"count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last", "reverse",
+                         "take", "abs", "next", "distance", "player", "vp", "supply"})
+
+
+class _Unknown(Exception):
+    """The ending uses something this analysis does not follow."""
+
+
+class EndingReads:
+    """The parts of a state the ending reads (see the module's docstring), and a key made of their values."""
+
+    def __init__(self, tables, names: set[str], zones: set[str], locations: bool, facedown: bool, visibility: bool):
+        t = tables
+        self.pv = tuple(n for n in t.player_vars if n in names) + tuple(n for n in t.tokens if n in names)
+        self.gv = tuple(n for n in t.global_vars if n in names)
+        self.cs = tuple(n for n in t.state_default if n in names)
+        self.all_zones = locations or visibility
+        self.slots = () if self.all_zones else tuple(
+            s for s, (z, _) in enumerate(t.zone_slots) if z.name in zones)
+        self.facedown = facedown or visibility
+        self.visibility = visibility
+
+    def key(self, st) -> tuple:
+        """The values of everything the ending reads in `st` (a state not yet ending)."""
+        pv, gv, cs, zones = st.pv, st.gv, st.cs, st.zones
+        parts = [st.round, tuple(st.elim), tuple(map(tuple, st.vp.values())), tuple(st.supply.values())]
+        parts.extend(tuple(pv[n]) for n in self.pv)
+        parts.extend(gv[n] for n in self.gv)
+        parts.extend(tuple(cs[n]) for n in self.cs)
+        if self.all_zones:
+            parts.append(tuple(map(tuple, zones)))
+        else:
+            parts.extend(tuple(zones[s]) for s in self.slots)
+        if self.facedown:
+            parts.append(tuple(st.facedown))
+        if self.visibility:
+            parts.append(tuple(st.known))
+        return tuple(parts)
+
+    def describe(self) -> str:
+        """One line: what the key holds beyond the round, eliminations, scores and supplies."""
+        return (f"player/token variables {list(self.pv)}, globals {list(self.gv)}, card states {list(self.cs)}, "
+                f"zones {'all' if self.all_zones else list(self.slots)}, face-down marks {self.facedown}, "
+                f"who has seen what {self.visibility}")
+
+
+def ending_reads(tables) -> EndingReads | None:
+    """What ending a game of `tables` now reads, or None where the scoring may stop or uses a node this analysis does
+    not follow (every ending then runs for real)."""
+    w = _Walk(tables)
+    spec = tables.spec
+    try:
+        if spec.scoring is not None:
+            w.stmt(spec.scoring)
+        win = spec.winner
+        if win is not None:
+            w.bound(win.var, win.coll, [win.where] + [k.expr for k in win.keys]
+                    + ([win.payoff.expr] if win.payoff is not None else []))
+    except _Unknown:
+        return None
+    return EndingReads(tables, w.names, w.zones, w.locations, w.facedown, w.visibility)
+
+
+class _Walk:
+    def __init__(self, tables):
+        self.t = tables
+        spec = tables.spec
+        self.defs = {d.name: d for d in spec.defs}
+        self.procs = {p.name: p for p in spec.procedures}
+        self.pzones = tables.player_zone_names
+        self.names: set[str] = set()
+        self.zones: set[str] = set()
+        self.locations = self.facedown = self.visibility = False
+        self.done_defs: set[str] = set()
+        self.done_procs: set[str] = set()
+        self.origin: dict[str, frozenset[str]] = {}  # a local bound by an expression -> the zones its cards came from
+
+    # ---- expressions ----------------------------------------------------------------------------------------
+
+    def expr(self, e) -> None:
+        if e is None or isinstance(e, (ir.Int, ir.Str, ir.Bool, ir.NoneLit, ir.Symbol, ir.Param, ir.Local,
+                                       ir.Builtin, ir.AllPlayers)):
+            return  # constants, locals (their values come from what is walked), round and player_count
+        if isinstance(e, ir.GlobalVar):
+            self.names.add(e.name)
+        elif isinstance(e, ir.SharedZone):
+            self.zones.add(e.name)
+        elif isinstance(e, ir.Attr):
+            self.expr(e.obj)
+            if e.name in self.pzones:
+                self.zones.add(e.name)
+            elif e.name == "zone":
+                self.place_of(e.obj)
+            elif e.name == "facedown":
+                self.facedown = True
+            else:  # a card state, player variable or token (a fixed field, kind, owner or seat reads nothing)
+                self.names.add(e.name)
+        elif isinstance(e, ir.Index):
+            self.expr(e.obj)
+            self.expr(e.key)
+        elif isinstance(e, ir.Call):
+            for a in e.args:
+                self.expr(a)
+            if e.func in self.defs:
+                if e.func not in self.done_defs:
+                    self.done_defs.add(e.func)
+                    saved, self.origin = self.origin, {}  # the def's body binds its own locals
+                    self.expr(self.defs[e.func].body)
+                    self.origin = saved
+            elif e.func == "position":
+                self.place_of(e.args[0] if e.args else None)
+            elif e.func == "sees":
+                self.visibility = True
+            elif e.func not in _PURE_CALLS:
+                raise _Unknown(e.func)
+        elif isinstance(e, (ir.Agg, ir.ListComp)):
+            self.bound(e.var, e.coll, [e.where, e.value])
+        elif isinstance(e, ir.Ranking):
+            self.bound(e.var, e.coll, [e.where] + [k.expr for k in e.keys])
+        elif isinstance(e, ir.ListLit):
+            for i in e.items:
+                self.expr(i)
+        elif isinstance(e, ir.BinOp):
+            self.expr(e.left)
+            self.expr(e.right)
+        elif isinstance(e, (ir.Not, ir.Neg)):
+            self.expr(e.operand)
+        elif isinstance(e, ir.Cond):
+            self.expr(e.test)
+            self.expr(e.then)
+            self.expr(e.orelse)
+        elif isinstance(e, ir.RangeExpr):
+            self.expr(e.lo)
+            self.expr(e.hi)
+        elif isinstance(e, ir.PlayersFrom):
+            self.expr(e.start)
+        else:
+            raise _Unknown(type(e).__name__)
+
+    def bound(self, var: str, coll, inner: list) -> None:
+        """`var in coll` and the expressions evaluated with var bound to each element in turn."""
+        self.expr(coll)
+        came = self.zones_of(coll)
+        saved = self.origin.get(var)
+        if came is not None:
+            self.origin[var] = came
+        else:
+            self.origin.pop(var, None)
+        for x in inner:
+            self.expr(x)
+        if saved is None:
+            self.origin.pop(var, None)
+        else:
+            self.origin[var] = saved
+
+    def zones_of(self, coll) -> frozenset[str] | None:
+        """The zones every element of `coll` lies in, where `coll` is a named zone (or a filter of one)."""
+        if isinstance(coll, ir.SharedZone):
+            return frozenset((coll.name,))
+        if isinstance(coll, ir.Attr) and coll.name in self.pzones:
+            return frozenset((coll.name,))
+        if isinstance(coll, ir.ListComp) and coll.value is None:
+            return self.zones_of(coll.coll)
+        return None
+
+    def place_of(self, card) -> None:
+        """A card's place read: the zones it was taken from, else every zone."""
+        came = self.origin.get(card.name) if isinstance(card, ir.Local) else None
+        if came is None:
+            self.locations = True
+        else:
+            self.zones |= came
+
+    # ---- statements -----------------------------------------------------------------------------------------
+
+    def stmt(self, s) -> None:
+        if s is None:
+            return
+        if isinstance(s, ir.Block):
+            for x in s.stmts:
+                self.stmt(x)
+        elif isinstance(s, ir.Let):
+            self.expr(s.value)
+        elif isinstance(s, ir.Set):
+            self.expr(s.value)
+            if isinstance(s.target, ir.Attr):
+                self.expr(s.target)
+            elif isinstance(s.target, ir.GlobalVar):
+                self.names.add(s.target.name)
+            elif not isinstance(s.target, ir.Local):
+                raise _Unknown("set")
+        elif isinstance(s, (ir.Move, ir.Draw, ir.Exchange)):
+            for x in ((s.what, s.dest) if isinstance(s, ir.Move) else (s.count, s.source, s.dest)
+                      if isinstance(s, ir.Draw) else (s.a, s.b)):
+                self.expr(x)
+            self.visibility = True  # cards change places; who saw them keeps knowing them
+        elif isinstance(s, ir.Flip):
+            self.expr(s.what)
+            self.facedown = True
+            if s.face == "facedown":
+                self.visibility = True  # who sees the card now is remembered
+        elif isinstance(s, ir.Look):
+            self.expr(s.who)
+            self.expr(s.what)
+            self.visibility = True
+        elif isinstance(s, ir.For):
+            self.expr(s.coll)
+            self.expr(s.where)
+            self.stmt(s.body)
+        elif isinstance(s, ir.Repeat):
+            self.expr(s.count)
+            self.stmt(s.body)
+        elif isinstance(s, ir.While):
+            self.expr(s.test)
+            self.expr(s.limit)
+            self.stmt(s.body)
+        elif isinstance(s, ir.If):
+            for test, body in s.branches:
+                self.expr(test)
+                self.stmt(body)
+            self.stmt(s.orelse)
+        elif isinstance(s, ir.Do):
+            for a in s.args:
+                self.expr(a)
+            if s.proc not in self.done_procs:
+                self.done_procs.add(s.proc)
+                self.stmt(self.procs[s.proc].body)
+        elif isinstance(s, ir.Award):
+            self.expr(s.amount)
+            self.expr(s.player)
+        elif isinstance(s, (ir.Give, ir.Return)):
+            self.expr(s.amount)
+            self.expr(s.player)
+            self.names.add(s.token)
+        elif isinstance(s, (ir.Eliminate, ir.Win)):
+            self.expr(s.player)
+        elif isinstance(s, ir.Phase):
+            self.stmt(s.body)
+        elif isinstance(s, ir.Check):
+            self.expr(s.test)
+        elif isinstance(s, (ir.Say, ir.Break, ir.EndGame)):
+            return  # a say only narrates (copies ending for a bot do not); break and end game read nothing
+        else:  # a choice, shuffle, roll or random pick may stop the ending: not followed
+            raise _Unknown(type(s).__name__)
