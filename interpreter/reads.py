@@ -17,8 +17,10 @@ ends every state for real.  Always part of the key: the round, the eliminations,
 - a zone: every slot of it (its cards in order), where the zone is named; a card's place (`c.zone`,
   `position(c)`) reads only the zones its card was taken from when the card is bound by a comprehension, count or
   ranking over named zones (an expression writes nothing, so the card is still there), and otherwise every zone;
-- face-down marks where `facedown` is read or a flip sets them; who has seen what (and so every zone) where
-  `sees()`, `look`, a flip face down or any move of cards is involved.
+- face-down marks: those of the cards in a zone, where `c.facedown` is read of a card bound (as above) by an
+  expression over that named zone; every card's otherwise; a flip face up only sets them (the value it sets is its
+  own); who has seen what (and so every zone and face-down mark) where `sees()`, `look`, a flip face down or any
+  move of cards is involved.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ class _Unknown(Exception):
 class EndingReads:
     """The parts of a state the ending reads (see the module's docstring), and a key made of their values."""
 
-    def __init__(self, tables, names: set[str], zones: set[str], locations: bool, facedown: bool, visibility: bool):
+    def __init__(self, tables, names: set[str], zones: set[str], locations: bool, facedown: bool, visibility: bool,
+                 facedown_zones: set[str] = frozenset()):
         t = tables
         self.pv = tuple(n for n in t.player_vars if n in names) + tuple(n for n in t.tokens if n in names)
         self.gv = tuple(n for n in t.global_vars if n in names)
@@ -47,6 +50,9 @@ class EndingReads:
             s for s, (z, _) in enumerate(t.zone_slots) if z.name in zones)
         self.facedown = facedown or visibility
         self.visibility = visibility
+        # the zones whose cards' face-down marks are read (each slot's, in its order), where not every card's
+        self.facedown_slots = () if self.facedown else tuple(
+            s for s, (z, _) in enumerate(t.zone_slots) if z.name in facedown_zones)
 
     def key(self, st) -> tuple:
         """The values of everything the ending reads in `st` (a state not yet ending)."""
@@ -61,6 +67,9 @@ class EndingReads:
             parts.extend(tuple(zones[s]) for s in self.slots)
         if self.facedown:
             parts.append(tuple(st.facedown))
+        else:
+            fd = st.facedown
+            parts.extend(tuple([fd[c] for c in zones[s]]) for s in self.facedown_slots)
         if self.visibility:
             parts.append(tuple(st.known))
         return tuple(parts)
@@ -68,7 +77,8 @@ class EndingReads:
     def describe(self) -> str:
         """One line: what the key holds beyond the round, eliminations, scores and supplies."""
         return (f"player/token variables {list(self.pv)}, globals {list(self.gv)}, card states {list(self.cs)}, "
-                f"zones {'all' if self.all_zones else list(self.slots)}, face-down marks {self.facedown}, "
+                f"zones {'all' if self.all_zones else list(self.slots)}, "
+                f"face-down marks {'all' if self.facedown else list(self.facedown_slots)}, "
                 f"who has seen what {self.visibility}")
 
 
@@ -86,7 +96,7 @@ def ending_reads(tables) -> EndingReads | None:
                     + ([win.payoff.expr] if win.payoff is not None else []))
     except _Unknown:
         return None
-    return EndingReads(tables, w.names, w.zones, w.locations, w.facedown, w.visibility)
+    return EndingReads(tables, w.names, w.zones, w.locations, w.facedown, w.visibility, w.facedown_zones)
 
 
 class _Walk:
@@ -99,6 +109,7 @@ class _Walk:
         self.names: set[str] = set()
         self.zones: set[str] = set()
         self.locations = self.facedown = self.visibility = False
+        self.facedown_zones: set[str] = set()  # zones whose cards' face-down marks are read (not every card's)
         self.done_defs: set[str] = set()
         self.done_procs: set[str] = set()
         self.origin: dict[str, frozenset[str]] = {}  # a local bound by an expression -> the zones its cards came from
@@ -120,7 +131,11 @@ class _Walk:
             elif e.name == "zone":
                 self.place_of(e.obj)
             elif e.name == "facedown":
-                self.facedown = True
+                came = self.origin.get(e.obj.name) if isinstance(e.obj, ir.Local) else None
+                if came is None:
+                    self.facedown = True
+                else:
+                    self.facedown_zones |= came
             else:  # a card state, player variable or token (a fixed field, kind, owner or seat reads nothing)
                 self.names.add(e.name)
         elif isinstance(e, ir.Index):
@@ -224,9 +239,8 @@ class _Walk:
             self.visibility = True  # cards change places; who saw them keeps knowing them
         elif isinstance(s, ir.Flip):
             self.expr(s.what)
-            self.facedown = True
             if s.face == "facedown":
-                self.visibility = True  # who sees the card now is remembered
+                self.visibility = True  # who sees the card now is remembered (face up, the flip only sets the mark)
         elif isinstance(s, ir.Look):
             self.expr(s.who)
             self.expr(s.what)
