@@ -784,6 +784,8 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
     key counts as consulted only when it decides something.  With `top_only`
     (the winner line, which only needs the first group) later keys only part
     the elements tied for first: ties further down decide nothing."""
+    if len(seq) < 2:  # nothing to part: no key is evaluated (as split() gives it)
+        return [list(seq)] if seq else []
     inner = dict(env)
     nkeys = len(keys)
 
