@@ -114,8 +114,9 @@ class Evaluator:
         passes = state.passes
         if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
             return known[0]
-        s = finish_now(state, rng or random.Random(0), spare, drawn)
+        s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True)
         o = self._outcome(s)
+        s.memo = None
         if len(self.memo) >= MEMO_SIZE:
             self.memo.clear()
         self.memo[key] = (o, s.passes - passes)
@@ -201,12 +202,18 @@ class Evaluator:
         return [o.soft(i, self.n) for i in range(self.n)]
 
 
-def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None) -> State:
+def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None,
+               memo: bool = False) -> State:
     """`state` (or a copy) with the end-of-game scoring and winner line run now
     (or, if they are running, run on to their end).  Choices inside the
     scoring take the first legal move; chance is sampled (and counted in
-    drawn[0] where given)."""
+    drawn[0] where given).  With `memo` (a bot's copy, whose marks no one reads), the defs that cannot change
+    while the game ends (reads.steady_defs) are worked out once per arguments: a ranking inside one counts the
+    ties it settles once, not at every call, so the copy's marks may differ; nothing else does.  The memo stays
+    on the state returned until the caller drops it."""
     s = state if spare else state.clone()
+    if memo:
+        s.memo = {}
     if not s.ending:  # already in the end-of-game scoring: carry on with it rather than score twice
         s.pending = None
         s.frames = [Frame(s.t.rules.end_ops, {})]

@@ -99,6 +99,38 @@ def ending_reads(tables) -> EndingReads | None:
     return EndingReads(tables, w.names, w.zones, w.locations, w.facedown, w.visibility, w.facedown_zones)
 
 
+def steady_defs(tables) -> frozenset[str]:
+    """The defs whose value cannot change while a game ends (nothing the scoring block or anything it calls writes is
+    read by them, nor by a def they call): within one ending, the same arguments give the same value, and a bot's
+    copy may remember it (a def's value is none of the game's record, but a ranking inside it counts the ties it
+    settles, so only a copy whose counts are thrown away may).  Empty where the ending is not analysed."""
+    spec = tables.spec
+    w = _Walk(tables)
+    try:
+        if spec.scoring is not None:
+            w.stmt(spec.scoring)
+    except _Unknown:
+        return frozenset()
+    writes = w.writes
+    out = set()
+    for d in spec.defs:
+        r = _Walk(tables)
+        try:
+            r.expr(d.body)
+        except _Unknown:
+            continue
+        read = r.names | r.always
+        if r.zones or r.locations:
+            read.add("places")
+        if r.facedown or r.facedown_zones:
+            read.add("facedown")
+        if r.visibility:
+            read |= {"places", "facedown", "known"}
+        if not read & writes:
+            out.add(d.name)
+    return frozenset(out)
+
+
 class _Walk:
     def __init__(self, tables):
         self.t = tables
@@ -110,6 +142,9 @@ class _Walk:
         self.zones: set[str] = set()
         self.locations = self.facedown = self.visibility = False
         self.facedown_zones: set[str] = set()  # zones whose cards' face-down marks are read (not every card's)
+        self.always: set[str] = set()  # of the parts always in the key: which are read ("round", "vp", ...)
+        self.writes: set[str] = set()  # what the statements walked write: names, "vp", "supply", "elim", "places",
+        # "facedown", "known"
         self.done_defs: set[str] = set()
         self.done_procs: set[str] = set()
         self.origin: dict[str, frozenset[str]] = {}  # a local bound by an expression -> the zones its cards came from
@@ -118,9 +153,12 @@ class _Walk:
 
     def expr(self, e) -> None:
         if e is None or isinstance(e, (ir.Int, ir.Str, ir.Bool, ir.NoneLit, ir.Symbol, ir.Param, ir.Local,
-                                       ir.Builtin, ir.AllPlayers)):
-            return  # constants, locals (their values come from what is walked), round and player_count
-        if isinstance(e, ir.GlobalVar):
+                                       ir.AllPlayers)):
+            return  # constants and locals (their values come from what is walked)
+        if isinstance(e, ir.Builtin):
+            if e.name == "round":
+                self.always.add("round")
+        elif isinstance(e, ir.GlobalVar):
             self.names.add(e.name)
         elif isinstance(e, ir.SharedZone):
             self.zones.add(e.name)
@@ -136,6 +174,8 @@ class _Walk:
                     self.facedown = True
                 else:
                     self.facedown_zones |= came
+            elif e.name == "eliminated":
+                self.always.add("elim")
             else:  # a card state, player variable or token (a fixed field, kind, owner or seat reads nothing)
                 self.names.add(e.name)
         elif isinstance(e, ir.Index):
@@ -154,6 +194,8 @@ class _Walk:
                 self.place_of(e.args[0] if e.args else None)
             elif e.func == "sees":
                 self.visibility = True
+            elif e.func in ("vp", "supply"):
+                self.always.add(e.func)
             elif e.func not in _PURE_CALLS:
                 raise _Unknown(e.func)
         elif isinstance(e, (ir.Agg, ir.ListComp)):
@@ -228,8 +270,10 @@ class _Walk:
             self.expr(s.value)
             if isinstance(s.target, ir.Attr):
                 self.expr(s.target)
+                self.writes.add(s.target.name)
             elif isinstance(s.target, ir.GlobalVar):
                 self.names.add(s.target.name)
+                self.writes.add(s.target.name)
             elif not isinstance(s.target, ir.Local):
                 raise _Unknown("set")
         elif isinstance(s, (ir.Move, ir.Draw, ir.Exchange)):
@@ -237,14 +281,18 @@ class _Walk:
                       if isinstance(s, ir.Draw) else (s.a, s.b)):
                 self.expr(x)
             self.visibility = True  # cards change places; who saw them keeps knowing them
+            self.writes |= {"places", "facedown", "known"}
         elif isinstance(s, ir.Flip):
             self.expr(s.what)
+            self.writes.add("facedown")
             if s.face == "facedown":
                 self.visibility = True  # who sees the card now is remembered (face up, the flip only sets the mark)
+                self.writes.add("known")
         elif isinstance(s, ir.Look):
             self.expr(s.who)
             self.expr(s.what)
             self.visibility = True
+            self.writes.add("known")
         elif isinstance(s, ir.For):
             self.expr(s.coll)
             self.expr(s.where)
@@ -270,11 +318,16 @@ class _Walk:
         elif isinstance(s, ir.Award):
             self.expr(s.amount)
             self.expr(s.player)
+            self.writes.add("vp")
         elif isinstance(s, (ir.Give, ir.Return)):
             self.expr(s.amount)
             self.expr(s.player)
             self.names.add(s.token)
-        elif isinstance(s, (ir.Eliminate, ir.Win)):
+            self.writes |= {s.token, "supply"}
+        elif isinstance(s, ir.Eliminate):
+            self.expr(s.player)
+            self.writes.add("elim")
+        elif isinstance(s, ir.Win):
             self.expr(s.player)
         elif isinstance(s, ir.Phase):
             self.stmt(s.body)

@@ -190,6 +190,8 @@ class State:
         self.passes = 0  # loop passes so far: the game's step budget (MAX_LOOP_PASSES)
         self.ending = False
         self.on_round_end = None  # called with the state as each round ends (playthroughs summarise it)
+        # steady defs' values by arguments while a bot's copy ends the game (evaluate.finish_now; codegen's _A_ functions)
+        self.memo: dict | None = None
         for name in t.tokens:
             self.supply[name] = t.supply_size(name)
 
@@ -351,6 +353,7 @@ class State:
         new.passes = self.passes
         new.ending = self.ending
         new.on_round_end = None
+        new.memo = None
         envs: dict[int, dict] = {}
 
         def env_copy(e):
