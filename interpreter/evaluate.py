@@ -83,6 +83,7 @@ class Evaluator:
         self.var = w.var
         self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
         self.span = w.span
+        self.fallback = w.fallback
         self.payoff = None
         if w.payoff is not None:
             self.payoff = (x(w.payoff.expr), w.payoff.lo, w.payoff.hi, w.payoff.span)
@@ -114,8 +115,8 @@ class Evaluator:
         passes = state.passes
         if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
             return known[0]
-        s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True)
-        o = self._outcome(s)
+        s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
+        o = self._outcome(s) if s.result is not None else self._decided(s)
         s.memo = None
         if len(self.memo) >= MEMO_SIZE:
             self.memo.clear()
@@ -134,6 +135,21 @@ class Evaluator:
         place, margin = self._places(s)
         return Outcome(share, place, margin, self._payoffs(s) if self.payoff is not None else None)
 
+    def _decided(self, s: State) -> Outcome:
+        """The outcome of `s`, whose scoring has run but not its winner line (finish_now(winner=False)): the winners
+        are the first group of the line's full ranking (_ranked), which is the group the winner line's own ranking
+        (top_only: later keys part only the first group) finds, taken as it takes it; where that ranking fails, or
+        finds what is not a player, the winner line itself runs, as it would have."""
+        place, margin, top = self._ranked(s)
+        if top is None or any(type(p) is not PlayerRef for p in top):
+            s.t.rules.winner_ops[0](s, None)
+            return self._outcome(s)
+        share = [0.0] * self.n
+        winners = top[:1] if len(top) > 1 and self.fallback == "stable" else top
+        for p in winners:
+            share[p.i] = 1.0 / len(winners)
+        return Outcome(share, place, margin, self._payoffs(s) if self.payoff is not None else None)
+
     def _payoffs(self, s: State) -> list[float]:
         """Each seat's payoff scaled from the declared range to 0..1; one outside the range is the spec's error."""
         fn, lo, hi, span = self.payoff
@@ -149,14 +165,20 @@ class Evaluator:
         return out
 
     def _places(self, s: State) -> tuple[list[int], list[float]]:
-        """Each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
+        """_ranked's places and margins."""
+        place, margin, _ = self._ranked(s)
+        return place, margin
+
+    def _ranked(self, s: State) -> tuple[list[int], list[float], list | None]:
+        """The first group of the winner line's ranking of its candidates (None where it cannot be made; [] for no
+        candidate or no winner line), and each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
         `where` leaves out rank behind every candidate, among themselves by the same keys, so a seat still short
         of what it takes to be a candidate (a count the line asks a candidate to reach) is told nearer from further."""
         n = self.n
         place = [n] * n
         margin = [0.0] * n
         if self.candidates is None:
-            return place, margin
+            return place, margin, []
         try:
             items, env = self.candidates(s, {})
             groups = rank_groups(s, list(items), dict(env), self.var, self.keys, self.span)
@@ -169,7 +191,7 @@ class Evaluator:
             else:
                 every = list(items)
         except Exception:  # a key the game cannot compute (none for a seat): no finer reading
-            return place, margin
+            return place, margin, None
         ahead = 0
         for g in groups + rest:
             for p in g:
@@ -194,7 +216,7 @@ class Evaluator:
                 others = [u for j, u in values.items() if j != i]
                 if others:
                     margin[i] = float(v - max(others))
-        return place, margin
+        return place, margin, (groups[0] if groups else [])
 
     def values(self, state: State, rng: random.Random | None = None, spare: bool = False) -> list[float]:
         """Every seat's value of `state` in 0..1 (see Outcome.soft)."""
@@ -203,20 +225,21 @@ class Evaluator:
 
 
 def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None,
-               memo: bool = False) -> State:
+               memo: bool = False, winner: bool = True) -> State:
     """`state` (or a copy) with the end-of-game scoring and winner line run now
     (or, if they are running, run on to their end).  Choices inside the
     scoring take the first legal move; chance is sampled (and counted in
     drawn[0] where given).  With `memo` (a bot's copy, whose marks no one reads), the defs that cannot change
     while the game ends (reads.steady_defs) are worked out once per arguments: a ranking inside one counts the
     ties it settles once, not at every call, so the copy's marks may differ; nothing else does.  The memo stays
-    on the state returned until the caller drops it."""
+    on the state returned until the caller drops it.  Without `winner`, an ending begun here runs its scoring but
+    not the winner line (unless the scoring ends the game itself): the caller decides the winners (Evaluator._decided)."""
     s = state if spare else state.clone()
     if memo:
         s.memo = {}
     if not s.ending:  # already in the end-of-game scoring: carry on with it rather than score twice
         s.pending = None
-        s.frames = [Frame(s.t.rules.end_ops, {})]
+        s.frames = [Frame(s.t.rules.end_ops if winner else s.t.rules.scoring_ops, {})]
         s.run()
     steps = 0
     while not s.is_terminal() and steps < SCORING_STEPS:
