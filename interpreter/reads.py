@@ -13,7 +13,8 @@ ends every state for real.  Always part of the key: the round, the eliminations,
 (the scoring adds to scores and gives tokens, reading what is there); the rest only as far as something names it:
 
 - a player variable, token, global variable or card state: its whole column, where an attribute, `set`, `give` or
-  `return` names it;
+  `return` names it; a card state read only of cards bound (as below) by expressions over named zones: its values
+  for the cards in those zones, in their order;
 - a zone: every slot of it (its cards in order), where the zone is named; a card's place (`c.zone`,
   `position(c)`) reads only the zones its card was taken from when the card is bound by a comprehension, count or
   ranking over named zones (an expression writes nothing, so the card is still there), and otherwise every zone;
@@ -40,12 +41,20 @@ class EndingReads:
     """The parts of a state the ending reads (see the module's docstring), and a key made of their values."""
 
     def __init__(self, tables, names: set[str], zones: set[str], locations: bool, facedown: bool, visibility: bool,
-                 facedown_zones: set[str] = frozenset()):
+                 facedown_zones: set[str] = frozenset(), state_zones: dict | None = None):
         t = tables
         self.pv = tuple(n for n in t.player_vars if n in names) + tuple(n for n in t.tokens if n in names)
         self.gv = tuple(n for n in t.global_vars if n in names)
-        self.cs = tuple(n for n in t.state_default if n in names)
         self.all_zones = locations or visibility
+        state_zones = state_zones or {}
+        if visibility:  # cards move while the game ends: a card read in a zone may have lain elsewhere before
+            names = names | set(state_zones)
+            state_zones = {}
+        self.cs = tuple(n for n in t.state_default if n in names)
+        # (slot, card states read of its cards) for states read only of cards in named zones
+        self.state_slots = tuple((s, tuple(n for n in t.state_default if n not in names and z.name in state_zones.get(n, ())))
+                                 for s, (z, _) in enumerate(t.zone_slots))
+        self.state_slots = tuple((s, ns) for s, ns in self.state_slots if ns)
         self.slots = () if self.all_zones else tuple(
             s for s, (z, _) in enumerate(t.zone_slots) if z.name in zones)
         self.facedown = facedown or visibility
@@ -61,6 +70,11 @@ class EndingReads:
         parts.extend(tuple(pv[n]) for n in self.pv)
         parts.extend(gv[n] for n in self.gv)
         parts.extend(tuple(cs[n]) for n in self.cs)
+        for s, ns in self.state_slots:
+            zone = zones[s]
+            for n in ns:
+                col = cs[n]
+                parts.append(tuple([col[c] for c in zone]))
         if self.all_zones:
             parts.append(tuple(map(tuple, zones)))
         else:
@@ -77,6 +91,7 @@ class EndingReads:
     def describe(self) -> str:
         """One line: what the key holds beyond the round, eliminations, scores and supplies."""
         return (f"player/token variables {list(self.pv)}, globals {list(self.gv)}, card states {list(self.cs)}, "
+                f"card states of the cards in slots {[(s, list(ns)) for s, ns in self.state_slots]}, "
                 f"zones {'all' if self.all_zones else list(self.slots)}, "
                 f"face-down marks {'all' if self.facedown else list(self.facedown_slots)}, "
                 f"who has seen what {self.visibility}")
@@ -96,7 +111,8 @@ def ending_reads(tables) -> EndingReads | None:
                     + ([win.payoff.expr] if win.payoff is not None else []))
     except _Unknown:
         return None
-    return EndingReads(tables, w.names, w.zones, w.locations, w.facedown, w.visibility, w.facedown_zones)
+    return EndingReads(tables, w.names, w.zones, w.locations, w.facedown, w.visibility, w.facedown_zones,
+                       w.state_zones)
 
 
 def steady_defs(tables) -> frozenset[str]:
@@ -142,6 +158,7 @@ class _Walk:
         self.zones: set[str] = set()
         self.locations = self.facedown = self.visibility = False
         self.facedown_zones: set[str] = set()  # zones whose cards' face-down marks are read (not every card's)
+        self.state_zones: dict[str, set[str]] = {}  # card state -> zones whose cards' values of it are read
         self.always: set[str] = set()  # of the parts always in the key: which are read ("round", "vp", ...)
         self.writes: set[str] = set()  # what the statements walked write: names, "vp", "supply", "elim", "places",
         # "facedown", "known"
@@ -177,7 +194,11 @@ class _Walk:
             elif e.name == "eliminated":
                 self.always.add("elim")
             else:  # a card state, player variable or token (a fixed field, kind, owner or seat reads nothing)
-                self.names.add(e.name)
+                came = self.origin.get(e.obj.name) if isinstance(e.obj, ir.Local) else None
+                if came is not None and e.name in self.t.state_default:  # a card from named zones: its state there
+                    self.state_zones.setdefault(e.name, set()).update(came)
+                else:
+                    self.names.add(e.name)
         elif isinstance(e, ir.Index):
             self.expr(e.obj)
             self.expr(e.key)
