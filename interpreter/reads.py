@@ -64,29 +64,38 @@ class EndingReads:
             s for s, (z, _) in enumerate(t.zone_slots) if z.name in facedown_zones)
 
     def key(self, st) -> tuple:
-        """The values of everything the ending reads in `st` (a state not yet ending)."""
-        pv, gv, cs, zones = st.pv, st.gv, st.cs, st.zones
-        parts = [st.round, tuple(st.elim), tuple(map(tuple, st.vp.values())), tuple(st.supply.values())]
-        parts.extend(tuple(pv[n]) for n in self.pv)
-        parts.extend(gv[n] for n in self.gv)
-        parts.extend(tuple(cs[n]) for n in self.cs)
+        """The values of everything the ending reads in `st` (a state not yet ending), in one flat tuple: every part
+        has a fixed length (a player's or card's column, a variable) or follows its length (a zone's cards), and a
+        zone's per-card values follow the zone itself, so two states give the same key only where the parts agree."""
+        k = [st.round]
+        k += st.elim
+        for col in st.vp.values():
+            k += col
+        k += st.supply.values()
+        pv, cs, zones = st.pv, st.cs, st.zones
+        for n in self.pv:
+            k += pv[n]
+        gv = st.gv
+        for n in self.gv:
+            k.append(gv[n])
+        for n in self.cs:
+            k += cs[n]
+        for z in (zones if self.all_zones else [zones[s] for s in self.slots]):
+            k.append(len(z))
+            k += z
         for s, ns in self.state_slots:
-            zone = zones[s]
+            z = zones[s]
             for n in ns:
-                col = cs[n]
-                parts.append(tuple([col[c] for c in zone]))
-        if self.all_zones:
-            parts.append(tuple(map(tuple, zones)))
-        else:
-            parts.extend(tuple(zones[s]) for s in self.slots)
+                k += map(cs[n].__getitem__, z)
+        fd = st.facedown
         if self.facedown:
-            parts.append(tuple(st.facedown))
+            k += fd
         else:
-            fd = st.facedown
-            parts.extend(tuple([fd[c] for c in zones[s]]) for s in self.facedown_slots)
+            for s in self.facedown_slots:
+                k += map(fd.__getitem__, zones[s])
         if self.visibility:
-            parts.append(tuple(st.known))
-        return tuple(parts)
+            k += st.known
+        return tuple(k)
 
     def describe(self) -> str:
         """One line: what the key holds beyond the round, eliminations, scores and supplies."""
