@@ -574,7 +574,7 @@ class ExprCodegen:
             # a def without parameters whose value cannot change while the game ends (reads.steady_defs): a bot's
             # copy ending the game gives it a memo (State.memo) and it is worked out once there.  (With
             # parameters, looking the arguments up costs about what most such defs cost to work out: measured
-            # on Kitano, more Python calls, not fewer.)
+            # on a shipped spec, more Python calls, not fewer.)
             src = (f"def {fname}(st{args}):\n"
                    f"    # {self._where(d.body.span if getattr(d.body, 'span', None) else None)}\n"
                    f"    _m = st.memo\n"
