@@ -85,8 +85,9 @@ class GreedyBot:
         ev = evaluator(sample.t)
         best: list[int] = []
         best_value = None
+        last = len(info.moves) - 1
         for i in range(len(info.moves)):
-            s = sample.clone()
+            s = sample.clone() if i < last else sample  # the sample itself serves the last move (not used after it)
             s.apply(i)
             s, value = self._follow_up_valued(s, ev, rng)
             if value is None:
@@ -117,15 +118,22 @@ class GreedyBot:
                 s.apply(0)
                 known = None
                 continue
-            best_i, best_value, best_pure = 0, None, False
+            best_i, best_value, best_pure, best_c = 0, None, False, None
             for j in range(len(moves)):
                 c = s.clone()
                 c.apply(j)
                 drawn = [0]
+                ended = c.is_terminal()
                 value = ev.outcome(c, rng, spare=True, drawn=drawn).key(seat)
                 if best_value is None or value > best_value:
+                    # a copy the evaluator did not end in place (its outcome remembered, or the game over) is the
+                    # position the move leads to, as applying it to `s` would make it
                     best_i, best_value, best_pure = j, value, not drawn[0]
-            s.apply(best_i)
+                    best_c = c if ended or not c.ending else None
+            if best_c is not None:
+                s = best_c
+            else:
+                s.apply(best_i)
             known = best_value if best_pure else None
         return s, known
 

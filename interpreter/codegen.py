@@ -177,6 +177,7 @@ class ExprCodegen:
         self._no_fast = False  # generating the general branch of a zone fast path
         self._recursive: set[str] | None = None  # defs that can call themselves (_recursive_defs)
         self._positionals: dict[str, str | None] = {}  # def -> its function of arguments (_positional)
+        self._steady: frozenset[str] | None = None  # defs a bot's ending copy may remember (reads.steady_defs)
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -566,12 +567,35 @@ class ExprCodegen:
         fname = "_A_" + name
         env = "{" + ", ".join(f"{p!r}: {a}" for p, a in py.items()) + "}"
         args = "".join(f", {a}" for a in py.values())
-        src = (f"def {fname}(st{args}):\n"
-               f"    # {self._where(d.body.span if getattr(d.body, 'span', None) else None)}\n"
-               f"    try:\n"
-               f"        return {code}\n"
-               f"    except KeyError:  # the def's own function, as a call with an env runs it\n"
-               f"        return _D_{name}(st, {env})\n")
+        if self._steady is None:
+            from .reads import steady_defs
+            self._steady = steady_defs(self.t)
+        if name in self._steady and not d.params:
+            # a def without parameters whose value cannot change while the game ends (reads.steady_defs): a bot's
+            # copy ending the game gives it a memo (State.memo) and it is worked out once there.  (With
+            # parameters, looking the arguments up costs about what most such defs cost to work out: measured
+            # on a shipped spec, more Python calls, not fewer.)
+            src = (f"def {fname}(st{args}):\n"
+                   f"    # {self._where(d.body.span if getattr(d.body, 'span', None) else None)}\n"
+                   f"    _m = st.memo\n"
+                   f"    if _m is not None:\n"
+                   f"        _v = _m.get({name!r}, _m)\n"
+                   f"        if _v is not _m:\n"
+                   f"            return _v\n"
+                   f"    try:\n"
+                   f"        _v = {code}\n"
+                   f"    except KeyError:  # the def's own function, as a call with an env runs it\n"
+                   f"        return _D_{name}(st, {env})\n"
+                   f"    if _m is not None:\n"
+                   f"        _m[{name!r}] = _v\n"
+                   f"    return _v\n")
+        else:
+            src = (f"def {fname}(st{args}):\n"
+                   f"    # {self._where(d.body.span if getattr(d.body, 'span', None) else None)}\n"
+                   f"    try:\n"
+                   f"        return {code}\n"
+                   f"    except KeyError:  # the def's own function, as a call with an env runs it\n"
+                   f"        return _D_{name}(st, {env})\n")
         key = (self.key, src)
         compiled = _CODE_CACHE.get(key)
         if compiled is None:

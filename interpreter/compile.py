@@ -181,7 +181,8 @@ class RuleCompiler:
         self.winner_ops = (self.winner_op(spec.winner),)
         self.end_ops = (_begin_ending,)  # set before the scoring block compiles: `end game` may sit inside it
         scoring = self.block(spec.scoring) if spec.scoring else ()
-        self.end_ops = (_begin_ending,) + scoring + self.winner_ops
+        self.scoring_ops = (_begin_ending,) + scoring  # the ending without its winner line (bots' copies: evaluate.py)
+        self.end_ops = self.scoring_ops + self.winner_ops
         setup = self.setup_ops = self.block(spec.setup) if spec.setup else ()
         self.main_ops = setup + (self.rounds_op(spec.rounds),) + self.end_ops
 

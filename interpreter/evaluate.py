@@ -24,11 +24,14 @@ from __future__ import annotations
 import random
 
 from soan.dsl.errors import SpecRuntimeError
+from soan.dsl.limits import MAX_LOOP_PASSES
 
+from .reads import ending_reads
 from .runtime import PlayerRef, rank_groups
 from .state import CHANCE, Frame, State
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
+MEMO_SIZE = 4096  # outcomes remembered by what the ending reads (reads.py); all forgotten when full
 
 
 class Outcome:
@@ -67,6 +70,10 @@ class Evaluator:
         self.t = tables
         w = tables.spec.winner
         self.n = tables.n
+        # what ending a game reads (None: the ending may stop, or is not analysed): an outcome is remembered under
+        # the values of those parts of the state, and a state that agrees on them ends the same
+        self.reads = ending_reads(tables)
+        self.memo: dict[tuple, tuple[Outcome, int]] = {}
         if w is None:
             self.candidates = None
             return
@@ -76,6 +83,7 @@ class Evaluator:
         self.var = w.var
         self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
         self.span = w.span
+        self.fallback = w.fallback
         self.payoff = None
         if w.payoff is not None:
             self.payoff = (x(w.payoff.expr), w.payoff.lo, w.payoff.hi, w.payoff.span)
@@ -88,8 +96,35 @@ class Evaluator:
         `spare`, the caller will not use `state` again, so the ending runs on
         it in place instead of on a copy.  With `drawn`, the chance events the
         ending sampled are counted in drawn[0] (none: the outcome is a function
-        of the position alone, and ending it again would draw nothing)."""
-        s = state if state.is_terminal() else finish_now(state, rng or random.Random(0), spare, drawn)
+        of the position alone, and ending it again would draw nothing).
+
+        Where the ending's reads are known (reads.py: then it can neither stop nor draw), the outcome is
+        remembered under their values, and a state that agrees with one ended before gets the same outcome
+        without ending it again: the same scoring run on the same values, in the same number of loop passes,
+        which is checked against the game's step budget as the run would be."""
+        if state.is_terminal():
+            return self._outcome(state)
+        reads = self.reads
+        if reads is None or state.ending:
+            return self._outcome(finish_now(state, rng or random.Random(0), spare, drawn))
+        key = reads.key(state)
+        try:
+            known = self.memo.get(key)
+        except TypeError:  # a variable holding something unhashable: not remembered
+            return self._outcome(finish_now(state, rng or random.Random(0), spare, drawn))
+        passes = state.passes
+        if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
+            return known[0]
+        s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
+        o = self._outcome(s) if s.result is not None else self._decided(s)
+        s.memo = None
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = (o, s.passes - passes)
+        return o
+
+    def _outcome(self, s: State) -> Outcome:
+        """The outcome of the finished state `s`."""
         n = self.n
         share = [0.0] * n
         res = s.result
@@ -98,6 +133,21 @@ class Evaluator:
             for i in winners:  # the rules say who wins (an elimination counts only as far as they say)
                 share[i] = 1.0 / len(winners)
         place, margin = self._places(s)
+        return Outcome(share, place, margin, self._payoffs(s) if self.payoff is not None else None)
+
+    def _decided(self, s: State) -> Outcome:
+        """The outcome of `s`, whose scoring has run but not its winner line (finish_now(winner=False)): the winners
+        are the first group of the line's full ranking (_ranked), which is the group the winner line's own ranking
+        (top_only: later keys part only the first group) finds, taken as it takes it; where that ranking fails, or
+        finds what is not a player, the winner line itself runs, as it would have."""
+        place, margin, top = self._ranked(s)
+        if top is None or any(type(p) is not PlayerRef for p in top):
+            s.t.rules.winner_ops[0](s, None)
+            return self._outcome(s)
+        share = [0.0] * self.n
+        winners = top[:1] if len(top) > 1 and self.fallback == "stable" else top
+        for p in winners:
+            share[p.i] = 1.0 / len(winners)
         return Outcome(share, place, margin, self._payoffs(s) if self.payoff is not None else None)
 
     def _payoffs(self, s: State) -> list[float]:
@@ -115,14 +165,20 @@ class Evaluator:
         return out
 
     def _places(self, s: State) -> tuple[list[int], list[float]]:
-        """Each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
+        """_ranked's places and margins."""
+        place, margin, _ = self._ranked(s)
+        return place, margin
+
+    def _ranked(self, s: State) -> tuple[list[int], list[float], list | None]:
+        """The first group of the winner line's ranking of its candidates (None where it cannot be made; [] for no
+        candidate or no winner line), and each seat's place (how many rank ahead of it) and its lead on the first numeric key.  Seats the line's
         `where` leaves out rank behind every candidate, among themselves by the same keys, so a seat still short
         of what it takes to be a candidate (a count the line asks a candidate to reach) is told nearer from further."""
         n = self.n
         place = [n] * n
         margin = [0.0] * n
         if self.candidates is None:
-            return place, margin
+            return place, margin, []
         try:
             items, env = self.candidates(s, {})
             groups = rank_groups(s, list(items), dict(env), self.var, self.keys, self.span)
@@ -135,7 +191,7 @@ class Evaluator:
             else:
                 every = list(items)
         except Exception:  # a key the game cannot compute (none for a seat): no finer reading
-            return place, margin
+            return place, margin, None
         ahead = 0
         for g in groups + rest:
             for p in g:
@@ -160,7 +216,7 @@ class Evaluator:
                 others = [u for j, u in values.items() if j != i]
                 if others:
                     margin[i] = float(v - max(others))
-        return place, margin
+        return place, margin, (groups[0] if groups else [])
 
     def values(self, state: State, rng: random.Random | None = None, spare: bool = False) -> list[float]:
         """Every seat's value of `state` in 0..1 (see Outcome.soft)."""
@@ -168,15 +224,22 @@ class Evaluator:
         return [o.soft(i, self.n) for i in range(self.n)]
 
 
-def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None) -> State:
+def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None,
+               memo: bool = False, winner: bool = True) -> State:
     """`state` (or a copy) with the end-of-game scoring and winner line run now
     (or, if they are running, run on to their end).  Choices inside the
     scoring take the first legal move; chance is sampled (and counted in
-    drawn[0] where given)."""
+    drawn[0] where given).  With `memo` (a bot's copy, whose marks no one reads), the defs that cannot change
+    while the game ends (reads.steady_defs) are worked out once per arguments: a ranking inside one counts the
+    ties it settles once, not at every call, so the copy's marks may differ; nothing else does.  The memo stays
+    on the state returned until the caller drops it.  Without `winner`, an ending begun here runs its scoring but
+    not the winner line (unless the scoring ends the game itself): the caller decides the winners (Evaluator._decided)."""
     s = state if spare else state.clone()
+    if memo:
+        s.memo = {}
     if not s.ending:  # already in the end-of-game scoring: carry on with it rather than score twice
         s.pending = None
-        s.frames = [Frame(s.t.rules.end_ops, {})]
+        s.frames = [Frame(s.t.rules.end_ops if winner else s.t.rules.scoring_ops, {})]
         s.run()
     steps = 0
     while not s.is_terminal() and steps < SCORING_STEPS:

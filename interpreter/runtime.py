@@ -784,6 +784,8 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
     key counts as consulted only when it decides something.  With `top_only`
     (the winner line, which only needs the first group) later keys only part
     the elements tied for first: ties further down decide nothing."""
+    if len(seq) < 2:  # nothing to part: no key is evaluated (as split() gives it)
+        return [list(seq)] if seq else []
     inner = dict(env)
     nkeys = len(keys)
 
@@ -882,12 +884,32 @@ def _num(v, span):
     return v
 
 
+def _sum(seq, span):
+    """sum(_num(v) for v in seq): whole numbers added as they come, anything else through _num (its error)."""
+    total = 0
+    for v in seq:
+        total += v if type(v) is int else _num(v, span)
+    return total
+
+
+def _extreme(fn):
+    """max or min by _cmp_key; over plain whole numbers (where _cmp_key is each number itself) without it."""
+    def agg(seq, span):
+        if not seq:
+            return None
+        for v in seq:
+            if type(v) is not int:
+                return fn(seq, key=_cmp_key)
+        return fn(seq)
+    return agg
+
+
 _AGGS: dict[str, Callable] = {
     "count": lambda seq, span: len(seq),
     "size": lambda seq, span: len(seq),
-    "sum": lambda seq, span: sum(_num(v, span) for v in seq),
-    "max": lambda seq, span: max(seq, key=_cmp_key) if seq else None,
-    "min": lambda seq, span: min(seq, key=_cmp_key) if seq else None,
+    "sum": _sum,
+    "max": _extreme(max),
+    "min": _extreme(min),
     "any": lambda seq, span: any(seq),
     "all": lambda seq, span: all(seq),
     "distinct": lambda seq, span: len({_cmp_key(v) for v in seq if v is not None}),

@@ -190,6 +190,8 @@ class State:
         self.passes = 0  # loop passes so far: the game's step budget (MAX_LOOP_PASSES)
         self.ending = False
         self.on_round_end = None  # called with the state as each round ends (playthroughs summarise it)
+        # steady defs' values by arguments while a bot's copy ends the game (evaluate.finish_now; codegen's _A_ functions)
+        self.memo: dict | None = None
         for name in t.tokens:
             self.supply[name] = t.supply_size(name)
 
@@ -351,26 +353,28 @@ class State:
         new.passes = self.passes
         new.ending = self.ending
         new.on_round_end = None
-        envs: dict[int, dict] = {}
-
-        def env_copy(e):
-            c = envs.get(id(e))
-            if c is None:
-                c = envs[id(e)] = dict(e)
-            return c
-
+        new.memo = None
+        envs: dict[int, dict] = {}  # each env copied once, shared again where frames shared it
+        get = envs.get
         frames = []
         for f in self.frames:
-            g = Frame(f.ops, env_copy(f.env), None if f.loop is None else f.loop.copy())
+            e = f.env
+            c = get(id(e))
+            if c is None:
+                c = envs[id(e)] = dict(e)
+            g = Frame(f.ops, c, None if f.loop is None else f.loop.copy())
             g.pc = f.pc
             frames.append(g)
         new.frames = frames
         p = self.pending
         if isinstance(p, Decision):
-            new.pending = Decision(p.player, p.moves, p.var, env_copy(p.env), p.body, p.orelse, p.options, p.prompt,
-                                   p.simultaneous, p.site)
+            c = get(id(p.env))
+            new.pending = Decision(p.player, p.moves, p.var, dict(p.env) if c is None else c, p.body, p.orelse,
+                                   p.options, p.prompt, p.simultaneous, p.site)
         elif isinstance(p, Chance) and p.env is not None:
-            new.pending = Chance(p.kind, p.outcomes, p.values, p.var, env_copy(p.env), p.body, p.target, p.text)
+            c = get(id(p.env))
+            new.pending = Chance(p.kind, p.outcomes, p.values, p.var, dict(p.env) if c is None else c, p.body,
+                                 p.target, p.text)
         else:
             new.pending = p
         return new

@@ -228,9 +228,12 @@ class StmtCodegen:
                    f"{pad}{w} = {who}(st, {env})\n"
                    f"{pad}{col} = st.vp[{s.item!r}]\n"
                    f"{pad}for {p} in (({w},) if type({w}) is _PlayerRef else as_list(st, {w})):\n"
-                   f"{pad}    {i} = _player_index({p}, {span})\n"
+                   f"{pad}    {i} = {p}.i if type({p}) is _PlayerRef else _player_index({p}, {span})\n"
                    f"{pad}    {new} = {col}[{i}] + {v}\n")
-        if domain is not None:
+        if type(domain) is ir.IntDomain:  # int_fits inline; anything else (outside, or not a number) is checked
+            out.append(f"{pad}    if type({new}) is not int or not {domain.lo!r} <= {new} <= {domain.hi!r}:\n"
+                       f"{pad}        _score_check(st, {self._k(domain, 'domain')}, {new}, {i}, {s.item!r}, {span})\n")
+        elif domain is not None:
             out.append(f"{pad}    _score_check(st, {self._k(domain, 'domain')}, {new}, {i}, {s.item!r}, {span})\n")
         out.append(f"{pad}    {col}[{i}] = {new}\n"
                    f"{pad}    if {v} and st.narrate:\n"

@@ -1,0 +1,179 @@
+"""The evaluator remembers how ending a game turns out under the values of what the ending reads (reads.py):
+positions that agree on those values share one ending, positions that differ in any of them do not, and a remembered
+outcome is always the outcome a fresh ending gives."""
+
+from __future__ import annotations
+
+import random
+
+from soan import api
+from soan.dsl import compile_text
+from soan.interpreter import evaluate
+from soan.interpreter.evaluate import evaluator, finish_now
+from soan.interpreter.reads import ending_reads, steady_defs
+from soan.interpreter.state import State
+
+# Each player plays a chip from hand to the shared table each round, or levels one up in their own row.  The scoring
+# reads the table (its chips' colours and levels, where a comprehension over the table binds them), the rows' sizes,
+# and turns the table's face-down chips face up; SCORING is replaced per test.
+BASE = """
+game "Memo" players 2..2
+enum colour = red, blue
+component chip { colour: colour  state level: 0..3 = 0 }
+cards chip in bag { 4 x each colour }
+zone bag: shared hidden stack
+zone hand: per_player owner unordered
+zone row: per_player public row
+zone table: shared public row
+player { pick: card = none }
+score pts "points" 0..40
+setup {
+  shuffle bag
+  for p in players { draw 3 from bag to p.hand }
+}
+rounds 2 {
+  for p in players {
+    choose c from p.hand by p "plays" { move c to table  set p.pick = c }
+  }
+}
+def reds = count(c in table where c.colour == red)
+SCORING
+winner among p in players by vp(p) desc else stable
+"""
+
+READS_TABLE = """
+scoring {
+  flip [c in table where c.facedown] faceup
+  for p in players {
+    award reds + count(c in table where c.level > 0) + count(p.row) to p for pts
+  }
+}
+"""
+
+
+def _tables(scoring: str, n: int = 2):
+    return api.tables(compile_text(BASE.replace("SCORING", scoring), "memo.soan"), n)
+
+
+def _dealt(t) -> State:
+    """A game started and dealt (at P1's first choice)."""
+    st = State(t).start()
+    while st.current_player() < 0 and not st.is_terminal():
+        st.apply_chance(st.sample_chance(random.Random(3)))
+    return st
+
+
+def _moved(st: State, zone: str, owner: int | None = 0) -> State:
+    """A copy of `st` with P1's first hand card moved to `zone` (P1's own, or the shared one)."""
+    t = st.t
+    c = st.clone()
+    cid = c.zones[t.slot_of[("hand", 0)]][0]
+    c.move_cards([cid], t.slot_of[(zone, -1 if owner is None else owner)], None, None, None)
+    return c
+
+
+def test_the_key_ignores_what_the_ending_never_reads_and_sees_what_it_does():
+    """A chip moved between two zones the scoring never names (hand, bag) keeps the key; one put on the table or in a row changes it."""
+    t = _tables(READS_TABLE)
+    r = ending_reads(t)
+    assert r is not None
+    st = _dealt(t)
+    to_bag = _moved(st, "bag", None)
+    assert r.key(to_bag) == r.key(st)
+    assert r.key(_moved(st, "table", None)) != r.key(st)
+    assert r.key(_moved(st, "row")) != r.key(st)
+
+
+def test_a_state_read_of_table_chips_is_keyed_by_the_table_chips_only():
+    """The scoring reads `level` only of chips bound over the table: a level set on a hand chip keeps the key, on a table chip changes it."""
+    t = _tables(READS_TABLE)
+    r = ending_reads(t)
+    st = _moved(_dealt(t), "table", None)
+    hand_chip = st.zones[t.slot_of[("hand", 0)]][0]
+    table_chip = st.zones[t.slot_of[("table", -1)]][0]
+    a, b = st.clone(), st.clone()
+    a.cs["level"][hand_chip] = 2
+    b.cs["level"][table_chip] = 2
+    assert r.key(a) == r.key(st)
+    assert r.key(b) != r.key(st)
+
+
+def test_a_state_read_through_a_variable_is_keyed_by_its_whole_column():
+    """Must not narrow: `p.pick.level` reads a chip wherever it lies, so a level set on a hand chip changes the key."""
+    t = _tables("scoring { for p in players where p.pick != none { award p.pick.level to p for pts } }")
+    r = ending_reads(t)
+    st = _dealt(t)
+    a = st.clone()
+    a.cs["level"][st.zones[t.slot_of[("hand", 0)]][0]] = 1
+    assert r.key(a) != r.key(st)
+
+
+def test_a_position_read_through_a_variable_keys_every_zone():
+    """Must not narrow: `position(p.pick)` reads the zone the chip lies in, whichever it is, so moving a chip to the bag changes the key."""
+    t = _tables("scoring { for p in players where p.pick != none { award position(p.pick) to p for pts } }")
+    r = ending_reads(t)
+    st = _dealt(t)
+    assert r.all_zones
+    assert r.key(_moved(st, "bag", None)) != r.key(st)
+
+
+def test_a_position_read_of_table_chips_keys_the_table_only():
+    """`position(c)` of a chip bound over the table reads the table alone: a chip put in the bag keeps the key."""
+    t = _tables("scoring { for p in players { award sum(position(c) for c in table) to p for pts } }")
+    r = ending_reads(t)
+    st = _dealt(t)
+    assert not r.all_zones
+    assert r.key(_moved(st, "bag", None)) == r.key(st)
+
+
+def test_an_ending_that_may_stop_is_not_analysed():
+    """Must not apply: a scoring with a choice or a shuffle is ended for real every time (no reads, no memo)."""
+    assert ending_reads(_tables("scoring { for p in players { choose c from p.hand by p { move c to table } } }")) is None
+    assert ending_reads(_tables("scoring { shuffle bag }")) is None
+
+
+def test_defs_the_ending_cannot_change_are_steady_and_one_reading_a_score_it_awards_is_not():
+    """`reds` reads only the table, which the scoring never changes; a def of vp() reads the scores the scoring awards."""
+    t = _tables(READS_TABLE.replace("scoring {", "def leading = vp(player(1))\nscoring {"))
+    steady = steady_defs(t)
+    assert "reds" in steady
+    assert "leading" not in steady
+
+
+def test_remembered_outcomes_equal_fresh_endings_in_greedy_games():
+    """Every outcome the evaluator gives during greedy games (remembered or not) equals ending a copy afresh with the winner line."""
+    for scoring in (READS_TABLE, "scoring { for p in players { award count(p.row) to p for pts } }"):
+        t = _tables(scoring)
+        ev = evaluator(t)
+        ev.memo.clear()
+        checked = [0, 0]
+        real = evaluate.Evaluator.outcome
+
+        def checking(self, state, rng=None, spare=False, drawn=None):
+            if not state.is_terminal():
+                fresh = self._outcome(finish_now(state.clone(), random.Random(0)))
+                hit = len(self.memo)
+                got = real(self, state.clone(), rng, False, drawn)
+                checked[0] += 1
+                checked[1] += len(self.memo) == hit  # nothing new remembered: the outcome was remembered
+                assert (got.share, got.place, got.margin) == (fresh.share, fresh.place, fresh.margin)
+            return real(self, state, rng, spare, drawn)
+
+        evaluate.Evaluator.outcome = checking
+        try:
+            for seed in range(12):
+                api.play(t, seed, ["greedy", "greedy"])
+        finally:
+            evaluate.Evaluator.outcome = real
+        assert checked[0] >= 40 and checked[1] > 0  # outcomes checked, some of them remembered
+
+
+def test_the_winners_of_a_tie_left_to_seat_order_come_from_the_full_ranking_as_the_winner_line_takes_them():
+    """Both players on equal points: the winner line's stable fallback gives P1 the win, and so does the evaluator's copy."""
+    t = _tables("scoring { for p in players { award 1 to p for pts } }")
+    st = _dealt(t)
+    ev = evaluator(t)
+    ev.memo.clear()
+    o = ev.outcome(st.clone(), random.Random(0), spare=True)
+    fresh = ev._outcome(finish_now(st.clone(), random.Random(0)))
+    assert o.share == fresh.share == [1.0, 0.0]
