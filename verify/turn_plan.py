@@ -39,7 +39,7 @@ from typing import Callable
 from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
-from soan.interpreter.state import CHANCE, ShuffleOutcomes, State
+from soan.interpreter.state import CHANCE, State
 
 from .climb import follow, play_out
 
@@ -51,9 +51,6 @@ TIE_LEAVES = 64
 TIE_STEPS = 6
 # courses of each round, the one whose end values highest kept
 TRIES = 4
-# the kept course's rolls and random picks of at most this many outcomes: each other outcome tried
-LUCK_OUTCOMES = 12
-REPLAN_LEAVES = 24
 
 
 class _Work:
@@ -144,108 +141,10 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
     return st, taken
 
 
-def _follow(st: State, course: list, labels: list, who: list, until, objective, rng: random.Random,
-            work: _Work, leaves: int) -> list:
-    """`st` played on, in place, along `course` (a decision by its move's label in `labels`; a chance
-    event by its outcome where it can have it, else drawn) until `until(st)` or the game's end: the
-    steps taken.  Where a decision's label is not offered (a piece whose state changed), that
-    seat's run is planned anew (_run, `leaves` sequences) and the course's run by it skipped."""
-    taken: list = []
-    k = 0
-    while not st.is_terminal() and not until(st):
-        want = course[k] if k < len(course) else None
-        if st.current_player() == CHANCE:
-            oc = st.chance_outcomes()
-            if isinstance(oc, ShuffleOutcomes):
-                t = want if isinstance(want, list) and len(want) == oc.n else st.sample_chance(rng)
-            else:
-                t = want if isinstance(want, int) and 0 <= want < len(oc) and oc[want][1] > 0 else st.sample_chance(rng)
-            st.apply_chance(t)
-            work.spent += 1
-            taken.append(t)
-            k += 1
-            continue
-        lab = labels[k] if k < len(labels) else None
-        names = [m.label for m in st.legal_moves()]
-        if lab is not None and lab in names and who[k] == st.current_player():
-            t = names.index(lab)
-            st.apply(t)
-            work.spent += 1
-            taken.append(t)
-            k += 1
-            continue
-        seat = st.current_player()
-        for m in _run(st, objective, rng, work, leaves):
-            st.apply(m)
-            work.spent += 1
-            taken.append(m)
-        while k < len(course) and who[k] == seat:
-            k += 1
-    return taken
-
-
-def _lucky(start: State, end: State, taken: list, objective: Callable[[State], tuple], rng: random.Random,
-           work: _Work, max_steps: int) -> tuple[State, list]:
-    """The round's course with its luck polished in hindsight: for each roll or random pick in it
-    (in order; not a shuffle), every other outcome it can have, the rest of the round's decisions
-    followed by label, and the course kept where its round ends higher (the worth of a roll shows
-    only where a worker it set is used, decisions later)."""
-    if end.is_terminal():
-        until = lambda s: False
-    else:
-        last = end.round
-        until = lambda s: s.round == last
-    best_v = objective(end)
-
-    def walk(course):
-        """Each step's state before it (for chance events of few outcomes) and each decision's label."""
-        s = start.clone()
-        snaps, labels, who = {}, [], []
-        for i, t in enumerate(course):
-            who.append(s.current_player())
-            if s.current_player() == CHANCE:
-                oc = s.chance_outcomes()
-                if not isinstance(oc, ShuffleOutcomes) and 1 < len(oc) <= LUCK_OUTCOMES:
-                    snaps[i] = s.clone()
-                s.apply_chance(t)
-                labels.append(None)
-            else:
-                labels.append(s.legal_moves()[t].label)
-                s.apply(t)
-            work.spent += 1
-        return snaps, labels, who
-
-    snaps, labels, who = walk(taken)
-    i = 0
-    while i < len(taken) and work.spent < max_steps:
-        snap = snaps.get(i)
-        if snap is None:
-            i += 1
-            continue
-        better = None
-        for o, (_, p) in enumerate(snap.chance_outcomes()):
-            if o == taken[i] or p <= 0:
-                continue
-            s = snap.clone()
-            s.apply_chance(o)
-            work.spent += 1
-            rest = _follow(s, taken[i + 1:], labels[i + 1:], who[i + 1:], until, objective, rng, work, REPLAN_LEAVES)
-            work.spent += 1
-            v = objective(s)
-            if v > best_v:
-                best_v, better = v, (s, taken[:i] + [o] + rest)
-        if better is not None:
-            end, taken = better
-            snaps, labels, who = walk(taken)
-        i += 1
-    return end, taken
-
-
 def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
          settled: Callable[[tuple], bool] | None = None, stop: Callable[[], bool] | None = None,
          on_game: Callable[[GameRecord], None] | None = None,
-         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
-         luck: bool = True) -> tuple[tuple, GameRecord] | None:
+         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -263,7 +162,6 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             if settled is not None and settled(best_v):
                 break
             found = None
-            start_st = st
             for _ in range(tries):
                 end, taken = _round(st, objective, rng, work, max_steps, leaves)
                 v = objective(end)
@@ -272,9 +170,6 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
                 if settled is not None and settled(v):
                     break
             v, st, taken = found
-            if luck:
-                st, taken = _lucky(start_st, st, taken, objective, rng, work, max_steps)
-                v = objective(st)
             steps += taken
             best_v = max(best_v, v)
         steps.extend(play_out(st, rng))  # the rest at random: the witness is a whole game
