@@ -118,10 +118,9 @@ def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Wor
 
 
 def _round(start: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
-           max_steps: int, leaves: int = LEAVES, peak: list | None = None) -> tuple[State, list]:
+           max_steps: int, leaves: int = LEAVES) -> tuple[State, list]:
     """The rules played from `start` to the next round's start (the setup goes with the first
-    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`.
-    `peak[0]` (where given) is raised to the highest objective at the end of a run on the way."""
+    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`."""
     st = start.clone()
     first = st.round
     taken: list = []
@@ -139,46 +138,13 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
             st.apply(m)
             work.spent += 1
             taken.append(m)
-        if peak is not None:
-            work.spent += 1
-            peak[0] = max(peak[0], objective(st))
     return st, taken
-
-
-def _deepen(start: State, course: list, best: tuple, objective: Callable[[State], tuple],
-            rng: random.Random, work: _Work, max_steps: int, leaves: int,
-            settled: Callable[[tuple], bool] | None, last: bool = True, end=None) -> tuple[State, list, tuple]:
-    """The game's last round, its `course` from `start` the best found (its highest objective on
-    the way `best`), played again from a point drawn along that course with the work left, the
-    course kept whenever the new one peaks higher: more tries where a good course already got to."""
-    while work.spent < max_steps and not (settled is not None and settled(best)):
-        # half the time a fresh course of the round, else one from a point drawn along the best
-        cut = 0 if not course or rng.random() < 0.5 else rng.randrange(len(course))
-        mid = start.clone()
-        for t in course[:cut]:
-            if mid.current_player() == CHANCE:
-                mid.apply_chance(t)
-            else:
-                mid.apply(t)
-            work.spent += 1
-        peak = [objective(mid)]
-        e, rest = _round(mid, objective, rng, work, max_steps, leaves, peak)
-        if last and not e.is_terminal():  # cut short by the work left: not a whole round
-            break
-        if not last:
-            if work.spent >= max_steps:
-                break
-            peak[0] = objective(e)
-        if peak[0] > best:
-            best, course, end = peak[0], course[:cut] + rest, e
-    return end, course, best
 
 
 def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
          settled: Callable[[tuple], bool] | None = None, stop: Callable[[], bool] | None = None,
          on_game: Callable[[GameRecord], None] | None = None,
-         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
-         deepen: bool = False, extra: int = 0) -> tuple[tuple, GameRecord] | None:
+         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -192,33 +158,18 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
         st = State(tables).start()
         steps: list = []
         best_v = objective(st)
-        rounds = 0
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
                 break
             found = None
-            n_tries = tries if isinstance(tries, int) else tries[min(rounds, len(tries) - 1)]
-            rounds += 1
-            w0 = work.spent
-            for _ in range(n_tries):
-                peak = [objective(st)]
-                end, taken = _round(st, objective, rng, work, max_steps, leaves, peak if deepen else None)
+            for _ in range(tries):
+                end, taken = _round(st, objective, rng, work, max_steps, leaves)
                 v = objective(end)
                 if found is None or v > found[0]:
-                    found = (v, end, taken, peak[0])
+                    found = (v, end, taken)
                 if settled is not None and settled(v):
                     break
-            v, end, taken, peak = found
-            round_cost = work.spent - w0
-            if deepen and end.is_terminal() and not (settled is not None and settled(v)):
-                e, taken, v = _deepen(st, taken, peak, objective, rng, work, max_steps, leaves, settled)
-                end = e or end
-            elif deepen and not (settled is not None and settled(v)):
-                if extra:
-                    e, taken, v = _deepen(st, taken, v, objective, rng, work,
-                                          min(max_steps, work.spent + extra * round_cost // n_tries), leaves, settled, last=False, end=end)
-                    end = e
-            st = end
+            v, st, taken = found
             steps += taken
             best_v = max(best_v, v)
         steps.extend(play_out(st, rng))  # the rest at random: the witness is a whole game
