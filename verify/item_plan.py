@@ -41,12 +41,13 @@ TRIES = 1
 STEPS_PER_DECISION = 40
 
 
-def item_state_value(tables: Tables, name: str, sign: int) -> Callable[[State], tuple]:
+def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True) -> Callable[[State], tuple]:
     """A state's value for item `name` (`sign` -1: its lowest): the best seat's item (times sign)
     were the game scored now, then that seat's closeness to the item's conditions and progress
-    towards what it counts, then minus the others' item."""
+    towards what it counts (`enablers`: the free slots a counted card is laid on count too,
+    verify/item_progress.ENABLER_CARD), then minus the others' item."""
     close = Closeness(tables, name)
-    progress = item_progress.progress_of(tables, name) if sign > 0 else None
+    progress = item_progress.progress_of(tables, name, enablers) if sign > 0 else None
     n = tables.n
     score_rng = random.Random(0)
 
@@ -64,7 +65,7 @@ def item_state_value(tables: Tables, name: str, sign: int) -> Callable[[State], 
 
 def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
                seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
-               stop: Callable[[], bool] | None = None) -> list[tuple[str, int, GameRecord]]:
+               stop: Callable[[], bool] | None = None, enablers: bool = True) -> list[tuple[str, int, GameRecord]]:
     """A planned game for each loose maximum (name, sign, proved bound; the nearest to 'within 2x'
     first) while the steps last, each at most `max_each` steps and all of them `max_steps`, a plan
     stopping once its item reaches half its bound.  A game of `game_length` decisions whose plan
@@ -82,7 +83,7 @@ def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
             break
         goal = -(-bound // 2)
         spent = [0]
-        found = turn_plan.plan(tables, item_state_value(tables, name, sign), seed, min(max_each, left),
+        found = turn_plan.plan(tables, item_state_value(tables, name, sign, enablers), seed, min(max_each, left),
                                settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
                                spent=spent, leaves=LEAVES, tries=TRIES)
         left -= spent[0]

@@ -112,3 +112,73 @@ def test_only_games_better_than_the_best_seen_are_returned():
     found = item_plan.plan_loose(t, [("smoked", 1, 30)], lambda name, sign: 15, 0, 100_000, 100_000, 36,
                                  played.append)
     assert found == [] and len(played) == 1 and _best(played[0]) == 15
+
+
+# Each of twelve turns a player builds a hook (from a shed of twelve), hangs a ham from the pantry on
+# one of their free hooks, or naps for 1 to 6 nap points.  Each hung ham scores 2.  A player starts
+# with one hook, so by hand h hams need h - 1 builds and h hangs: 2h - 1 <= 12 turns, h <= 6, so 12 is
+# the top of one seat's hams.  Building raises nothing the hams' award reads (it counts hung hams),
+# but the hooks zone is read by the test around the move onto a hook: an enabler (item_progress).
+LARDER = """game "Larder" players 2..2
+component hook "hook" {
+  size: 1..1 = 1
+  state ham: card
+}
+component ham "ham" {
+  weight: 1..1 = 1
+}
+zone shed: shared public unordered
+zone pantry: shared public unordered
+zone hooks: per_player public unordered
+zone hung: per_player public unordered
+cards hook in shed { 12 x size = 1 }
+cards ham in pantry { 24 x weight = 1 }
+score hams "hams"
+score naps "naps"
+setup {
+  for p in players { draw 1 from shed to p.hooks }
+}
+rounds 12 {
+  for p in players {
+    choose by p "a turn" {
+      option build "build a hook" when count(shed) > 0 { draw 1 from shed to p.hooks }
+      option hang "hang a ham" when count(pantry) > 0 and any(g in p.hooks where g.ham == none) {
+        choose g from [g in p.hooks where g.ham == none] by p "on the hook" {
+          let h = first(pantry)
+          set g.ham = h
+          move h to p.hung
+        }
+      }
+      option nap "nap" {
+        choose k from 1..6 by p "naps for" { award k to p for naps }
+      }
+    }
+  }
+}
+scoring {
+  for p in players {
+    for h in p.hung { award 2 to p for hams }
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _larder_plans(enablers: bool) -> list[int]:
+    t = api.tables(api.compile_text(LARDER, "larder.soan"), 2)
+    out = []
+    for seed in range(6):
+        found = item_plan.plan_loose(t, [("hams", 1, 40)], lambda name, sign: 0, seed, 100_000, 100_000, 24,
+                                     lambda rec: None, enablers=enablers)
+        assert len(found) == 1
+        again = replay(t, found[0][2].log)
+        assert max(again.result["breakdown"][f"P{i}"]["hams"] for i in (1, 2)) == found[0][1]
+        out.append(found[0][1])
+    return out
+
+
+def test_plans_steered_by_free_slots_reach_the_hand_known_top_where_plans_without_them_fall_short():
+    """With the hooks counted as slots for hams (enablers), the plan from each of six seeds hangs six hams (12, the top by hand) and replays; without them at most two of the six reach 12."""
+    assert _larder_plans(True) == [12] * 6
+    without = _larder_plans(False)
+    assert max(without) <= 12 and sum(v == 12 for v in without) <= 2

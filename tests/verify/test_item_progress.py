@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from soan import api
 from soan.verify import climb, properties
+from soan.interpreter.state import State
+from soan.verify import item_progress
 from soan.verify.item_progress import item_reads, progress_of
+from test_item_plan import LARDER
 
 # Each of eight turns a player rests (1 nap point at once), fetches a ham, hangs a fetched ham on
 # the rack, or smokes a ham on the rack once.  A ham on the rack smoked twice scores 3 at the end.
@@ -166,3 +169,18 @@ def test_verify_witnesses_the_hand_known_top_of_the_hams_only_with_the_steered_c
     assert max(b["hams"] for b in api.replay(tables, api.load_log(got["witness"])).result["breakdown"].values()) == 6
     monkeypatch.setattr(properties, "PROGRESS_CLIMBS", False)
     assert hams()["bounds"]["witnessed"][1] == 3
+
+
+def test_the_zone_a_test_reads_around_a_move_into_a_counted_zone_is_an_enabler_and_counts_only_when_asked():
+    """The hooks in the Larder spec are read by the test before a ham is laid on a free one: an enabler; a hook built raises the progress by ENABLER_CARD only with enablers=True."""
+    tables = api.tables(api.compile_text(LARDER, "larder.soan"), 2)
+    reads = item_reads(tables, "hams")
+    assert reads.targets == {"hung"} and reads.feeders == set() and reads.enablers == {"hooks"}
+    st = State(tables).start()
+    with_slots, without = progress_of(tables, "hams", enablers=True), progress_of(tables, "hams")
+    before = (with_slots(st, 0), without(st, 0))
+    st.apply([m.label for m in st.legal_moves()].index("build"))
+    assert with_slots(st, 0) - before[0] == item_progress.ENABLER_CARD
+    assert without(st, 0) == before[1]
+    # Smokehouse's hams: no test around the hang reads a zone, so no enabler
+    assert item_reads(_tables(), "hams").enablers == set()
