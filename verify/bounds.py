@@ -1328,8 +1328,19 @@ class Bounds:
         out: set[str] = set()
         for what in parts:
             v = env.get(what.name) if isinstance(what, ir.Local) else None
+            one = None  # the first, last or k-th card of a list: it lies where the list's cards lie
+            if isinstance(what, ir.Call) and what.func in ("first", "last") and len(what.args) == 1 \
+                    or isinstance(what, ir.Index):
+                coll = what.obj if isinstance(what, ir.Index) else what.args[0]
+                # a list a local holds is not followed as cards move: only lists read afresh
+                inner = {getattr(n, "var", None) for n in ir.walk(coll)}  # bound inside it (a filter's card)
+                if all(env.get(n.name, TOP).one for n in ir.walk(coll) if isinstance(n, ir.Local) and n.name not in inner):
+                    with self.reading_in(env):
+                        one = self._zone_cards(coll)
             if v is not None and v.one and v.zc is not None:
                 out |= v.zc[0]
+            elif one is not None:
+                out |= one[0]
             elif _of_zones(what) and src is not None:
                 out |= src
             elif src is None:

@@ -27,16 +27,17 @@ from soan.dsl import ir
 
 @attrs.frozen
 class Group:
-    move: int  # the placement's site
-    sites: frozenset  # the gain sites in the statements after it
+    moves: tuple  # the placements' sites (every reading of a move into one zone in one step)
+    sites: frozenset  # the gain sites in the statements after them
     most: int  # what those give one player in a whole game, at most
     per_step: int  # ... in one run of the step
     runs: int  # the step's runs in a game
 
 
 def groups(b, key, gain) -> list[Group]:
-    """Each placement whose following statements hold sites `gain(site)` says are gains (it gives
-    (amount, player) or None), bounded as above; `key` names the kind of gain for the cache."""
+    """The placements whose following statements hold sites `gain(site)` says are gains (it gives
+    (amount, player) or None), one group per zone and step, bounded as above; `key` names the kind
+    of gain for the cache."""
     if not b._read_done:
         return []  # before every statement's firings are known
     memo = b.__dict__.setdefault("_placed_groups", {})
@@ -46,50 +47,71 @@ def groups(b, key, gain) -> list[Group]:
 
 
 def _groups(b, gain) -> list[Group]:
-    sites = b.sites
-    parents = _parents(b)
+    # (zone, step) -> [(the move's site, its gain sites, each card's worth, the groups of cards one player holds)]
+    found: dict[tuple, list] = {}
+    for i, m in enumerate(b.sites):
+        placement = _placement(b, i, gain)
+        if placement is not None:
+            found.setdefault((m.node.dest.name, m.stage), []).append((i, *placement))
     out = []
-    for i, m in enumerate(sites):
-        node = m.node
-        if not (isinstance(node, ir.Move) and isinstance(node.what, ir.Local) and isinstance(node.dest, ir.Attr)
-                and isinstance(node.dest.obj, ir.Local) and node.dest.name in b._per_player_zones):
-            continue
-        zone, dname, pname = node.dest.name, node.what.name, node.dest.obj.name
-        v = m.env.get(dname)
-        if (v is None or not v.one or v.zc is None or zone in v.zc[0] or m.stage is None or m.firings is None
-                or id(node) not in parents):
-            continue
-        runs = b.round_bound if m.stage[0] == "rounds" else 1
-        if runs is None or not _kept(b, zone, m.stage):
-            continue
-        block, k = parents[id(node)]
-        tail = block.stmts[k + 1:]
-        if any(dname in _bound_names(st) or pname in _bound_names(st) for st in tail):
-            continue
-        # the sites of those statements, read right after the move
-        j, end = m.end, m.end
-        for st in tail:
-            if end is None or end >= len(sites) or sites[end].node is not st:
-                end = None
-                break
-            end = sites[end].end
-        if end is None:
-            continue
-        gains = frozenset(x for x in range(j, end) if gain(sites[x]) is not None)
-        if not gains:
-            continue
-        cards, owners = _candidates(b, zone, v.zc[1])
-        worths = {}
-        for c in cards:
-            w = _worth(b, gain, j, end, {dname}, {pname}, {}, c)
-            if w is None:
-                break
-            worths[c] = w
-        else:
-            held = b._one_players(zone)
-            per_step = max((_best([worths[c] for c in own], held) for own in owners), default=0)
-            out.append(Group(i, gains, runs * per_step, per_step, runs))
+    for (zone, stage), moves in found.items():
+        # a card goes into the zone at most once a run of the step, by one of the moves: its worth
+        # is the most any of them gives for it
+        worth: dict[int, int] = {}
+        owners: list = []
+        for _, _, worths, own in moves:
+            for c, w in worths.items():
+                worth[c] = max(w, worth.get(c, 0))
+            owners += own
+        held = b._one_players(zone)
+        per_step = max((_best([worth[c] for c in own if c in worth], held) for own in owners), default=0)
+        runs = b.round_bound if stage[0] == "rounds" else 1
+        out.append(Group(tuple(i for i, *_ in moves), frozenset().union(*(g for _, g, _, _ in moves)),
+                         runs * per_step, per_step, runs))
     return out
+
+
+def _placement(b, i: int, gain) -> tuple | None:
+    """Site i when it is such a placement with gains after it: (those gain sites, each card's worth,
+    the groups of cards one player's zone can hold); else None."""
+    sites = b.sites
+    m = sites[i]
+    node = m.node
+    if not (isinstance(node, ir.Move) and isinstance(node.what, ir.Local) and isinstance(node.dest, ir.Attr)
+            and isinstance(node.dest.obj, ir.Local) and node.dest.name in b._per_player_zones):
+        return None
+    zone, dname, pname = node.dest.name, node.what.name, node.dest.obj.name
+    v = m.env.get(dname)
+    parents = _parents(b)
+    if (v is None or not v.one or v.zc is None or zone in v.zc[0] or m.stage is None or m.firings is None
+            or id(node) not in parents):
+        return None
+    runs = b.round_bound if m.stage[0] == "rounds" else 1
+    if runs is None or not _kept(b, zone, m.stage):
+        return None
+    block, k = parents[id(node)]
+    tail = block.stmts[k + 1:]
+    if any(dname in _bound_names(st) or pname in _bound_names(st) for st in tail):
+        return None
+    # the sites of those statements, read right after the move
+    end = m.end
+    for st in tail:
+        if end is None or end >= len(sites) or sites[end].node is not st:
+            return None
+        end = sites[end].end
+    if end is None:
+        return None
+    gains = frozenset(x for x in range(m.end, end) if gain(sites[x]) is not None)
+    if not gains:
+        return None
+    cards, owners = _candidates(b, zone, v.zc[1])
+    worths = {}
+    for c in cards:
+        w = _worth(b, gain, m.end, end, {dname}, {pname}, {}, c)
+        if w is None:
+            return None
+        worths[c] = w
+    return gains, worths, owners
 
 
 def _candidates(b, zone: str, cards) -> tuple[list, list]:
@@ -276,7 +298,7 @@ def item_terms(b, item: str, terms: list) -> tuple[frozenset, tuple]:
         if ks & skip or (was is not None and g.most >= was):
             continue
         skip |= ks
-        extra.append((f"line {b.sites[g.move].node.span.line}", 0, g.per_step, g.runs))
+        extra.append((f"line {b.sites[g.moves[0]].node.span.line}", 0, g.per_step, g.runs))
     return frozenset(skip), tuple(extra)
 
 
