@@ -136,6 +136,7 @@ class Bounds:
         self._stack: list[tuple] = []  # (procedure or def, its arguments) being read: recursion
         self._procs = {p.name: p for p in self.spec.procedures}
         self._scores: dict | None = None
+        self._placed_used: dict = {}  # item -> the groups of placements its bound used (verify/placed.py)
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         self._zone_most: dict = {}
         # guards `not x.flag` being read: their token -> the firings of one run of their body
@@ -852,11 +853,13 @@ class Bounds:
                                         or (*iv, times))))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
                 out[item.name] = self._item_bounds(item.name, terms, cap)
-                skip, extra = placed.item_terms(self, item.name, terms)  # pieces placed (verify/placed.py)
+                skip, extra, used = placed.item_terms(self, item.name, terms)  # pieces placed (verify/placed.py)
                 if extra:
                     lo, hi = self._item_bounds(item.name, terms, cap, skip, extra)
                     was_lo, was_hi = out[item.name]
                     out[item.name] = (lo if _tighter(lo, was_lo, -1) else was_lo, hi if _tighter(hi, was_hi, 1) else was_hi)
+                    if _tighter(hi, was_hi, 1):
+                        self._placed_used[item.name] = used
             if all(lo.status == hi.status == "proved" for lo, hi in out.values()):
                 terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in out.items()]
                 out["total"] = (solver.min_total(terms), solver.max_total(terms))
@@ -881,12 +884,15 @@ class Bounds:
     def loosest_awards(self, item: str, most: int = 2) -> list[str]:
         """What makes an item's proved maximum large, in the designer's terms: the awards
         whose largest amount times how often they can fire for one player is largest."""
+        self.score_bounds()  # which placements the bound used
         ready, self._scores_ready = self._scores_ready, False
         try:
-            parts = []
-            for site in self.sites:
+            groups = self._placed_used.get(item, [])
+            inside = set().union(*(g.sites for g in groups))
+            parts = [(g.most, self.sites[g.moves[0]].node.span.line, placed.described(self, g)) for g in groups]
+            for k, site in enumerate(self.sites):
                 node = site.node
-                if not (isinstance(node, ir.Award) and node.item == item):
+                if not (isinstance(node, ir.Award) and node.item == item) or k in inside:
                     continue
                 iv = self.value_at(site, node.amount)
                 times = self.times_for_one_player(site)

@@ -32,6 +32,7 @@ class Group:
     most: int  # what those give one player in a whole game, at most
     per_step: int  # ... in one run of the step
     runs: int  # the step's runs in a game
+    held: int  # the most pieces one player's zone holds at once
 
 
 def groups(b, key, gain) -> list[Group]:
@@ -67,7 +68,7 @@ def _groups(b, gain) -> list[Group]:
         per_step = max((_best([worth[c] for c in own if c in worth], held) for own in owners), default=0)
         runs = b.round_bound if stage[0] == "rounds" else 1
         out.append(Group(tuple(i for i, *_ in moves), frozenset().union(*(g for _, g, _, _ in moves)),
-                         runs * per_step, per_step, runs))
+                         runs * per_step, per_step, runs, held))
     return out
 
 
@@ -274,12 +275,13 @@ def _inner(b, gain, j: int, env: dict, dnames: set, pnames: set, sizes: dict, c:
 
 
 
-def item_terms(b, item: str, terms: list) -> tuple[frozenset, tuple]:
+def item_terms(b, item: str, terms: list) -> tuple[frozenset, tuple, list]:
     """For the award sites of `item` (`terms`: their solver terms, in the order of the sites): the
-    positions that placements bound lower than their own terms do, and one term per placement."""
+    positions that placements bound lower than their own terms do, one term per group of
+    placements, and those groups."""
     awards = [i for i, s in enumerate(b.sites) if isinstance(s.node, ir.Award) and s.node.item == item]
     if len(awards) != len(terms):
-        return frozenset(), ()
+        return frozenset(), (), []
     position = {i: k for k, i in enumerate(awards)}
 
     def gain(s):
@@ -291,7 +293,7 @@ def item_terms(b, item: str, terms: list) -> tuple[frozenset, tuple]:
             return None
         return sum(max(0, terms[k][2]) * terms[k][3] for k in ks)
 
-    skip, extra = set(), []
+    skip, extra, used = set(), [], []
     for g in groups(b, ("award", item), gain):
         ks = {position[i] for i in g.sites}
         was = own(ks)
@@ -299,7 +301,15 @@ def item_terms(b, item: str, terms: list) -> tuple[frozenset, tuple]:
             continue
         skip |= ks
         extra.append((f"line {b.sites[g.moves[0]].node.span.line}", 0, g.per_step, g.runs))
-    return frozenset(skip), tuple(extra)
+        used.append(g)
+    return frozenset(skip), tuple(extra), used
+
+
+def described(b, g: Group) -> str:
+    """A group of placements, in the designer's terms (for what keeps an item loose)."""
+    return (f"line {b.sites[g.moves[0]].node.span.line} places a piece, and the work after it gives up to "
+            f"{g.per_step} a round for one player (the best {g.held} pieces, none twice a round), "
+            f"{g.runs} round{'s' if g.runs != 1 else ''}")
 
 
 def counter_most(b, name: str) -> tuple[frozenset, int] | None:
