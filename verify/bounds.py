@@ -149,6 +149,7 @@ class Bounds:
         # the zones each move, draw or exchange read may take cards from (None: not known), those read
         # inside one statement merged into one entry once it is read (see _cards_moved)
         self._took: list = []
+        self._reach_from: dict = {}  # zones -> every zone their cards can ever lie in (see _source_zones)
         self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
         # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
         self._finish: list[tuple] = []
@@ -1352,7 +1353,10 @@ class Bounds:
             elif src is None:
                 return None
             else:
-                out |= self._reach([c for z in src for c in self.flow.cards_in(z)])
+                key = (frozenset(src), self.flow.opening)
+                if key not in self._reach_from:
+                    self._reach_from[key] = self._reach([c for z in src for c in self.flow.cards_in(z)])
+                out |= self._reach_from[key]
         return out
 
     def _sinks(self) -> set[str]:
