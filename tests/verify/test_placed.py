@@ -4,6 +4,8 @@ and none scores above the proved maximum."""
 
 from __future__ import annotations
 
+import pytest
+
 from test_score_bounds import proved_and_best
 
 # Each player has three dice (reach 3, 2 and 1) and places one three times a round on their own spot;
@@ -97,3 +99,26 @@ def test_a_swap_after_a_procedure_call_is_read_where_the_swapped_piece_lies():
     swaps is still known to lie on the bench, not on the spot, so the spot's work stays 6 (a game
     reaches 6)."""
     assert proved_and_best(BENCHED, "work") == (6, 6)
+
+
+@pytest.mark.slow
+def test_the_placed_work_bound_is_sound_on_random_variants():
+    """Twenty variants (dice reaches, placements a round, rounds, what follows the work: nothing, the
+    die taken back, swapped out, another call) played out in every game: none scores above the bound."""
+    import random
+
+    rng = random.Random(7)
+    afters = ["", "move d to p.hand", "if count(p.hand) > 0 { exchange d with first(p.hand) }", "do refresh(p)"]
+    for _ in range(20):
+        after = rng.choice(afters)
+        rounds = rng.choice([1, 2])
+        places = rng.randint(1, 2 if rounds == 2 and after in afters[1:3] else 3)
+        reaches = [rng.randint(1, 3) for _ in range(3)]
+        spec = PLACED.replace("AFTER", after).replace("rounds 1 {", f"rounds {rounds} {{")
+        spec = spec.replace("do place(p)  do place(p)  do place(p)", "  ".join(["do place(p)"] * places))
+        spec = spec.replace("""cards die per player in hand { 1 x reach = 3
+  1 x reach = 2
+  1 x reach = 1 }""", "cards die per player in hand { " + "\n  ".join(f"1 x reach = {r}" for r in reaches) + " }")
+        for item in ("work", "tally"):
+            proved, best = proved_and_best(spec, item)
+            assert best <= proved
