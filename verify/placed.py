@@ -12,8 +12,8 @@ is then a function of the card: w(c), the amounts of its awards (or raises of a 
 passes of the loops between the move and them, each read with d as card c.  A choice of up to f(d)
 items makes a loop over them f(c) passes; of a choice's options, one runs.  In one run of the step p
 gets at most the best sum of w over H distinct cards, and in a game that times the step's runs.  Four
-workers placed on one's own grill a round, a die of k faces roasting up to r(k) dishes: the best four
-of one player's dice, not four times the largest.
+pieces placed a round on a spot of one's own, a piece of size k working up to r(k) times there: the
+best four of one player's pieces, not four times the largest.
 
 Bounds (verify/bounds.py) calls `groups` for an item's awards and verify/counters.py for a counter's
 raises; each uses the groups' bound where it is lower than the sites' own."""
