@@ -41,7 +41,7 @@ from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
 from . import (branch_awards, card_sums, counters, gated_caps, guard_reads, held, in_time, matched_guard, matched_sums,
-               option_awards, owned_groups, pairs, passage, rare_states, replaced, state_caps, trimmed)
+               option_awards, owned_groups, pairs, passage, placed, rare_states, replaced, state_caps, trimmed)
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -136,6 +136,7 @@ class Bounds:
         self._stack: list[tuple] = []  # (procedure or def, its arguments) being read: recursion
         self._procs = {p.name: p for p in self.spec.procedures}
         self._scores: dict | None = None
+        self._placed_used: dict = {}  # item -> the groups of placements its bound used (verify/placed.py)
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         self._zone_most: dict = {}
         # guards `not x.flag` being read: their token -> the firings of one run of their body
@@ -145,6 +146,10 @@ class Bounds:
         self._at: tuple | None = None  # the step of the site whose value is being read (value_at)
         self._given_false: dict = {}  # local -> yes/no states read as false on its card (verify/rare_states.py)
         self._tokens = 0
+        # the zones each move, draw or exchange read may take cards from (None: not known), those read
+        # inside one statement merged into one entry once it is read (see _cards_moved)
+        self._took: list = []
+        self._reach_from: dict = {}  # zones -> every zone their cards can ever lie in (see _source_zones)
         self._post_flags: list = []  # flag facts a procedure just read leaves on its caller's locals
         # (done, firings of one run, of one pass, procedure depth) of `while not done` loops
         self._finish: list[tuple] = []
@@ -550,15 +555,19 @@ class Bounds:
         """The fields `f` for which `name.f` is known to hold here (set true, not set since)."""
         return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
 
-    def _cards_moved(self, s: ir.Stmt) -> None:
+    def _cards_moved(self, s: ir.Stmt, took) -> None:
         """Where the card each local names lies now: `move c to D` puts c in D; any other move (a
-        procedure's too) may have taken it anywhere its card can ever lie."""
+        procedure's too) may have taken it anywhere its card can ever lie, unless every move, draw
+        and exchange read in the statement (`took`: the zones they take cards from, None: not known)
+        takes from zones the card does not lie in, which leave it where it was."""
         for k, v in list(self.env.items()):
             if not v.one or v.zc is None:
                 continue
             zones = None
             if isinstance(s, ir.Move) and s.what == ir.Local(k):
                 zones, _ = self._filled(s.dest)
+            elif took is not None and not (v.zc[0] & took):
+                continue  # nothing the statement moved can be this card
             if zones is None:
                 zones = self._reach(v.zc[1])
             self.env[k] = attrs.evolve(v, zc=(frozenset(zones), v.zc[1]))
@@ -593,12 +602,21 @@ class Bounds:
             site = Site(s, mult, env=dict(self.env), guards=tuple(g[0] for g in self._guards if g[1]),
                         stage=self._stage)
             self.sites.append(site)
+        if not self._stack:
+            self._took.clear()  # no procedure being read needs what moved before
+        mark = len(self._took)
+        own = self._source_zones(s, self.env) if isinstance(s, (ir.Move, ir.Draw, ir.Exchange)) else set()
         self._stmt(s, mult, site)
         if site is not None:
             site.end = len(self.sites)
         if isinstance(s, MOVES_CARDS):
+            took = own
+            for x in self._took[mark:]:
+                took = None if x is None or took is None else took | x
+            del self._took[mark:]
+            self._took.append(took)
             self._spoil_guards(fields_too=isinstance(s, ir.Do))
-            self._cards_moved(s)
+            self._cards_moved(s, took)
         for key in _binds(s):
             self._spoil_guards(key)
         if isinstance(s, ir.Do):
@@ -757,6 +775,7 @@ class Bounds:
                 # that recursed): a call with the same arguments as one already
                 # being read, or one nested too deep, can recurse without end.
                 if (proc, given) in self._stack or sum(1 for x in self._stack if x[0] == proc) >= MAX_INLINE:
+                    self._took.append(None)  # what it moves is not read
                     if self.recording:
                         self._poison(proc)
                     return
@@ -833,11 +852,15 @@ class Bounds:
                         terms.append((f"line {site.node.span.line}",
                                       *(pairs.term(self, site, iv, times) or card_sums.term(self, site, iv, times)
                                         or (*iv, times))))
-                terms, merged = option_awards.option_terms(self, item.name, terms)
-                terms = [x for x in branch_awards.exclusive_terms(self, item.name, terms, merged) if x is not None]
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
-                out[item.name] = (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
-                                  solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+                out[item.name] = self._item_bounds(item.name, terms, cap)
+                skip, extra, used = placed.item_terms(self, item.name, terms)  # pieces placed (verify/placed.py)
+                if extra:
+                    lo, hi = self._item_bounds(item.name, terms, cap, skip, extra)
+                    was_lo, was_hi = out[item.name]
+                    out[item.name] = (lo if _tighter(lo, was_lo, -1) else was_lo, hi if _tighter(hi, was_hi, 1) else was_hi)
+                    if _tighter(hi, was_hi, 1):
+                        self._placed_used[item.name] = used
             if all(lo.status == hi.status == "proved" for lo, hi in out.values()):
                 terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in out.items()]
                 out["total"] = (solver.min_total(terms), solver.max_total(terms))
@@ -846,15 +869,31 @@ class Bounds:
             self._scores, self._scores_ready = out, ready
         return self._scores
 
+    def _item_bounds(self, item: str, terms: list, cap, skip: frozenset = frozenset(), extra: tuple = ()) -> tuple:
+        """(lowest, highest) of an item from its award sites' solver terms: the options of one choice
+        and the branches of one chain sharing their runs; the terms at positions `skip` replaced by
+        `extra`."""
+        from . import solver
+
+        terms, merged = option_awards.option_terms(self, item, terms, skip)
+        terms = [None if k in skip else x for k, x in enumerate(terms)]
+        terms = [x for x in branch_awards.exclusive_terms(self, item, terms, frozenset(merged) | skip) if x is not None]
+        terms += list(extra)
+        return (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
+                solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+
     def loosest_awards(self, item: str, most: int = 2) -> list[str]:
         """What makes an item's proved maximum large, in the designer's terms: the awards
         whose largest amount times how often they can fire for one player is largest."""
+        self.score_bounds()  # which placements the bound used
         ready, self._scores_ready = self._scores_ready, False
         try:
-            parts = []
-            for site in self.sites:
+            groups = self._placed_used.get(item, [])
+            inside = set().union(*(g.sites for g in groups))
+            parts = [(g.most, self.sites[g.moves[0]].node.span.line, placed.described(self, g)) for g in groups]
+            for k, site in enumerate(self.sites):
                 node = site.node
-                if not (isinstance(node, ir.Award) and node.item == item):
+                if not (isinstance(node, ir.Award) and node.item == item) or k in inside:
                     continue
                 iv = self.value_at(site, node.amount)
                 times = self.times_for_one_player(site)
@@ -1284,23 +1323,40 @@ class Bounds:
         return most if mult is None else min(mult, most)
 
     def _taken_from(self, site: Site) -> set[str] | None:
-        """The zones a move, draw or exchange can take cards from (None: any).  A zone or a filter of
-        one is read as it is; a card a local names lies where the reading says it does now (see
-        _cards_moved); anything else anywhere its cards can ever lie."""
-        node = site.node
+        """The zones a move, draw or exchange can take cards from (None: any), read where it was read."""
+        return self._source_zones(site.node, site.env)
+
+    def _source_zones(self, node, env: dict) -> set[str] | None:
+        """The zones a move, draw or exchange can take cards from (None: any), its locals read in
+        `env`.  A zone or a filter of one is read as it is; a card a local names lies where the
+        reading says it does now (see _cards_moved); anything else anywhere its cards can ever lie."""
         src = self.flow.taken_from.get(node.span.site)
         parts = [node.source] if isinstance(node, ir.Draw) else [node.what] if isinstance(node, ir.Move) else [node.a, node.b]
         out: set[str] = set()
         for what in parts:
-            v = site.env.get(what.name) if isinstance(what, ir.Local) else None
+            v = env.get(what.name) if isinstance(what, ir.Local) else None
+            one = None  # the first, last or k-th card of a list: it lies where the list's cards lie
+            if isinstance(what, ir.Call) and what.func in ("first", "last") and len(what.args) == 1 \
+                    or isinstance(what, ir.Index):
+                coll = what.obj if isinstance(what, ir.Index) else what.args[0]
+                # a list a local holds is not followed as cards move: only lists read afresh
+                inner = {getattr(n, "var", None) for n in ir.walk(coll)}  # bound inside it (a filter's card)
+                if all(env.get(n.name, TOP).one for n in ir.walk(coll) if isinstance(n, ir.Local) and n.name not in inner):
+                    with self.reading_in(env):
+                        one = self._zone_cards(coll)
             if v is not None and v.one and v.zc is not None:
                 out |= v.zc[0]
+            elif one is not None:
+                out |= one[0]
             elif _of_zones(what) and src is not None:
                 out |= src
             elif src is None:
                 return None
             else:
-                out |= self._reach([c for z in src for c in self.flow.cards_in(z)])
+                key = (frozenset(src), self.flow.opening)
+                if key not in self._reach_from:
+                    self._reach_from[key] = self._reach([c for z in src for c in self.flow.cards_in(z)])
+                out |= self._reach_from[key]
         return out
 
     def _sinks(self) -> set[str]:
@@ -1526,6 +1582,13 @@ def _binds(s: ir.Stmt) -> list[str]:
         case ir.Choose(var=name) if name is not None:
             return [name]
     return []
+
+
+def _tighter(new, old, side: int) -> bool:
+    """Whether the proved bound `new` is tighter than `old` (side 1: a maximum, -1: a minimum)."""
+    if new.status != "proved":
+        return False
+    return old.status != "proved" or new.value * side < old.value * side
 
 
 def _hull(a: Interval, b: Interval) -> Interval:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from soan.dsl import ir
 
-from . import option_awards
+from . import option_awards, placed
 
 
 def counter_interval(bounds, name: str):
@@ -32,8 +32,22 @@ def _counter(bounds, name: str):
     start = bounds.interval(var.default) if var.default is not None else (var.domain.lo, var.domain.lo)
     if start is None:
         return None
-    most = start[1]
-    for site in bounds.sites:
+    most = _raised(bounds, name, start[1])
+    if most is None:
+        return None
+    placed_raises = placed.counter_most(bounds, name)  # raises after placing a piece (verify/placed.py)
+    if placed_raises is not None:
+        skip, added = placed_raises
+        rest = _raised(bounds, name, start[1], skip)
+        if rest is not None:
+            most = min(most, rest + added)
+    return (max(var.domain.lo, start[0]), min(var.domain.hi, most))
+
+
+def _raised(bounds, name: str, start: int, skip: frozenset = frozenset()) -> int | None:
+    """`start` plus what the raises of the counter, but those at the sites in `skip`, add at most."""
+    most = start
+    for i, site in enumerate(bounds.sites):
         node = site.node
         if not (isinstance(node, ir.Set) and isinstance(node.target, ir.Attr) and node.target.name == name):
             continue
@@ -42,6 +56,6 @@ def _counter(bounds, name: str):
         step = bounds.value_at(site, node.value)
         if step is None or step[0] < 0:
             return None
-        most += step[1] * site.per_player
-    most -= option_awards.counter_saving(bounds, name)  # raises in the options of one choice share its firings
-    return (max(var.domain.lo, start[0]), min(var.domain.hi, most))
+        if i not in skip:
+            most += step[1] * site.per_player
+    return most - option_awards.counter_saving(bounds, name, skip)  # raises in the options of one choice share its firings

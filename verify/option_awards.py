@@ -40,18 +40,20 @@ def track(bounds, site, run):
     return tracked
 
 
-def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]:
+def option_terms(bounds, item: str, terms: list[tuple], skip: frozenset = frozenset()) -> tuple[list, set[int]]:
     """`terms` (solver terms (name, lo, hi, times), one per award site of `item`, in the order of
     `bounds.sites`' awards of it), as a list of the same length where the awards of each choice
     that lie in two or more of its options are one term (in the first's place; the others None):
     what one firing of the choice gives at most, times the choice's firings for one player, when
-    that is tighter on both sides.  Also the positions so merged, which other readings leave."""
+    that is tighter on both sides.  Also the positions so merged, which other readings leave.
+    Positions in `skip` (bounded another way, verify/placed.py) are merged with none."""
     position = {}
     for i, s in enumerate(bounds.sites):
         if isinstance(s.node, ir.Award) and s.node.item == item:
             position[i] = len(position)
     if len(position) != len(terms):
         return terms, set()
+    position = {i: k for i, k in position.items() if k not in skip}
     out: list = list(terms)
     taken: set[int] = set()
 
@@ -68,14 +70,16 @@ def option_terms(bounds, item: str, terms: list[tuple]) -> tuple[list, set[int]]
     return out, taken
 
 
-def counter_saving(bounds, name: str) -> int:
+def counter_saving(bounds, name: str, skip: frozenset = frozenset()) -> int:
     """How much less than the sum of its raises (each step's most times its firings for one player)
     the player field `name`, only ever raised, can grow: raises in two or more options of one choice
-    share the choice's firings (see verify/counters.py)."""
+    share the choice's firings (see verify/counters.py).  The raises at the sites in `skip` (site
+    indices, bounded another way) are left out."""
     position = {}
     for i, s in enumerate(bounds.sites):
         n = s.node
-        if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name and n.op == "+=":
+        if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name and n.op == "+=" \
+                and i not in skip:
             position[i] = len(position)
     sites = [bounds.sites[i] for i in position]
 
