@@ -19,8 +19,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, solver,
-               supplies)
+from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, seat_plan,
+               solver, supplies)
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -69,6 +69,11 @@ WITNESS_PATIENCE_PER_GAME = 2
 # about 7,500 steps; 430-decision games do not fit one item's share, so none is planned there)
 PLAN_EACH_PER_GAME = 100
 PLAN_TOTAL_PER_GAME = 300
+# where no game fits that share, games planned for one seat, the others cheaply (verify/seat_plan.py):
+# engine steps per game of --games for each item and for all of them (about 5,500 a game on a shipped
+# spec of 440-decision games: one game for each of the three loosest items)
+FOCUS_EACH_PER_GAME = 100
+FOCUS_TOTAL_PER_GAME = 200
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -468,6 +473,11 @@ class Verifier:
                                      g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                      lambda rec: observe(self.s, rec, self.t),
                                      stop=lambda: time.perf_counter() - self.started >= self.budget)
+        if shortest * item_plan.STEPS_PER_DECISION > g * PLAN_EACH_PER_GAME:  # too long to plan every seat: one
+            found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+                                           self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
+                                           lambda rec: observe(self.s, rec, self.t),
+                                           stop=lambda: time.perf_counter() - self.started >= self.budget)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:
