@@ -477,7 +477,9 @@ class Verifier:
             found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                            self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
                                            lambda rec: observe(self.s, rec, self.t),
-                                           stop=lambda: time.perf_counter() - self.started >= self.budget)
+                                           stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                           best_game=lambda name: self.s.best[f"item:{name}"][1].record
+                                           if f"item:{name}" in self.s.best else None)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:

@@ -62,11 +62,14 @@ def seat_state_value(tables: Tables, name: str, seat: int) -> Callable[[State], 
 
 def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
                  seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
-                 stop: Callable[[], bool] | None = None) -> list[tuple[str, int, GameRecord]]:
+                 stop: Callable[[], bool] | None = None,
+                 best_game: Callable[[str], GameRecord | None] | None = None) -> list[tuple[str, int, GameRecord]]:
     """Focused planned games for each loose maximum (name, sign, proved bound; the nearest to 'within
     2x' first): seat 1 focused, then seat 2, ... while the item's `max_each` steps cover another game
     of `game_length` decisions (STEPS_PER_DECISION each) and all of them `max_steps`, stopping once the
-    item reaches half its bound.  Returns the games that beat the best seen: (item, value, game), the
+    item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen: the
+    first plan keeps its setup (the deal and the opening choices that served it) and focuses the seat
+    that scored the item there.  Returns the games that beat the best seen: (item, value, game), the
     best per item."""
     need = game_length * STEPS_PER_DECISION
     order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
@@ -82,12 +85,16 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
                 break
             if best is not None and best >= goal:
                 break
-            seat = k
+            seat, start = k, None
+            kept = best_game(name) if best_game is not None and k == 0 else None
+            if kept is not None:
+                seat = max(range(tables.n), key=lambda i: kept.result["breakdown"][f"P{i + 1}"][name])
+                start = opening_of(tables, kept)
             spent = [0]
             found = turn_plan.plan(tables, seat_state_value(tables, name, seat), seed + k, min(max_each - used, left),
                                    settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
                                    spent=spent, leaves=LEAVES, tries=1,
-                                   leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES)
+                                   leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start)
             used += spent[0]
             left -= spent[0]
             if found is None:
@@ -99,3 +106,20 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
         if found_best is not None:
             out.append((name, best, found_best))
     return out
+
+
+def opening_of(tables: Tables, rec: GameRecord, rounds: int = 1) -> tuple[State, list]:
+    """The state at which game `rec` enters round `rounds` (its setup, and the rounds before, kept
+    as played) and the steps that led there: each decision's move index, each chance event's outcome."""
+    st = State(tables).start()
+    steps: list = []
+    for step in rec.log["steps"]:
+        if st.is_terminal() or st.round >= rounds:
+            break
+        t = step["index"] if "index" in step else step["outcome"]
+        if "index" in step:
+            st.apply(t)
+        else:
+            st.apply_chance(t)
+        steps.append(t)
+    return st, steps

@@ -145,7 +145,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          settled: Callable[[tuple], bool] | None = None, stop: Callable[[], bool] | None = None,
          on_game: Callable[[GameRecord], None] | None = None,
          spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
-         leaves_of: Callable[[int], int] | None = None) -> tuple[tuple, GameRecord] | None:
+         leaves_of: Callable[[int], int] | None = None,
+         start: tuple[State, list] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -154,12 +155,12 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     the recorded game, or None where the rules break.  `spent[0]` (where given) counts the steps
     spent; `leaves` and `tries` replace LEAVES and TRIES (a cheaper plan); `leaves_of(seat)`, where
     given, is each seat's own number of sequences in place of `leaves` (one seat planned closely, the
-    others cheaply)."""
+    others cheaply); `start`, where given, is a state and the steps that led to it (a game's
+    opening kept), planned on from there."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
-        st = State(tables).start()
-        steps: list = []
+        st, steps = (State(tables).start(), []) if start is None else (start[0].clone(), list(start[1]))
         best_v = objective(st)
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
