@@ -4,8 +4,9 @@ scored now, then its closeness and progress towards the item."""
 
 from __future__ import annotations
 
+from soan import api
 from soan.interpreter.play import replay
-from soan.verify import item_plan, seat_plan
+from soan.verify import item_plan, seat_plan, turn_plan
 
 from tests.verify.test_item_plan import _best, _tables
 
@@ -48,3 +49,28 @@ def test_the_next_seat_is_planned_while_the_share_lasts_and_only_better_games_ar
                                    played.append)
     assert len(played) == 2 and [(name, v) for name, v, _ in found] == [("smoked", 15)]
     assert [rec.result["breakdown"][f"P{k + 1}"]["smoked"] for k, rec in enumerate(played)] == [15, 15]
+
+
+def test_the_first_plan_focuses_the_seat_that_scored_the_items_best_game():
+    """Given a random game as the item's best, the first plan reaches 15 for the seat that scored most there, and replays."""
+    t = _tables()
+    kept = api.play(t, 3, ["random", "random"])
+    seat = max((0, 1), key=lambda i: kept.result["breakdown"][f"P{i + 1}"]["smoked"])
+    played = []
+    found = seat_plan.plan_focused(t, [("smoked", 1, 30)], lambda name, sign: 0, 0, 100_000, 100_000, DECISIONS,
+                                   played.append, best_game=lambda name: kept)
+    rec = found[0][2]
+    assert len(played) == 1 and rec.result["breakdown"][f"P{seat + 1}"]["smoked"] == 15
+    assert _best(replay(t, rec.log)) == 15
+
+
+def test_a_plan_from_a_kept_opening_plays_that_opening_as_it_was():
+    """A game's first two rounds kept (opening_of, up to round 3) and planned on from there: the planned game's log begins with exactly those steps, and replays."""
+    t = _tables()
+    kept = api.play(t, 5, ["random", "random"])
+    start = seat_plan.opening_of(t, kept, 3)
+    assert start[0].round == 3 and len(start[1]) == 8
+    found = turn_plan.plan(t, seat_plan.seat_state_value(t, "smoked", 1), 0, 100_000, start=start, leaves=60, tries=1)
+    steps = [s["index"] for s in found[1].log["steps"]]
+    assert steps[:8] == start[1] == [s["index"] for s in kept.log["steps"][:8]]
+    assert replay(t, found[1].log).result == found[1].result
