@@ -69,9 +69,10 @@ WITNESS_PATIENCE_PER_GAME = 2
 # about 7,500 steps; 430-decision games do not fit one item's share, so none is planned there)
 PLAN_EACH_PER_GAME = 100
 PLAN_TOTAL_PER_GAME = 300
-# where no game fits that share, games planned for one seat, the others cheaply (verify/seat_plan.py):
-# engine steps per game of --games for each item and for all of them (about 5,500 a game on a shipped
-# spec of 440-decision games: one game for each of the three loosest items)
+# where no game fits that share, or the games that fit cover fewer than half the loose items, games
+# planned for one seat, the others cheaply (verify/seat_plan.py): engine steps per game of --games for
+# each item and for all of them (about 4,000 a game on a shipped spec of 330-decision games, 5,500 on
+# one of 440: five or four games, for the items nearest to 'within 2x')
 FOCUS_EACH_PER_GAME = 100
 FOCUS_TOTAL_PER_GAME = 200
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
@@ -469,11 +470,15 @@ class Verifier:
             return
         self.progress("planning games turn by turn towards loose score items")
         g = self.max_games
-        found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign), self.seed,
-                                     g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
-                                     lambda rec: observe(self.s, rec, self.t),
-                                     stop=lambda: time.perf_counter() - self.started >= self.budget)
-        if shortest * item_plan.STEPS_PER_DECISION > g * PLAN_EACH_PER_GAME:  # too long to plan every seat: one
+        # every seat planned while that fits one item's share and the plans cover at least half the loose
+        # items; past that (long games, many items), one seat planned for about half the steps
+        full = shortest * item_plan.STEPS_PER_DECISION
+        if full <= g * PLAN_EACH_PER_GAME and (g * PLAN_TOTAL_PER_GAME // full) * 2 >= len(loose):
+            found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+                                         self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
+                                         lambda rec: observe(self.s, rec, self.t),
+                                         stop=lambda: time.perf_counter() - self.started >= self.budget)
+        else:
             found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                            self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
                                            lambda rec: observe(self.s, rec, self.t),
