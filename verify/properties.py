@@ -464,16 +464,17 @@ class Verifier:
         loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
                  if lo.status == hi.status == "proved" and hi.value > 0
                  and self._fit_of(f"item:{name}", item_bounds) == "loose"]
-        shortest = min((len(w.record.log["steps"]) for table in (self.s.best, self.s.worst)
-                        for _, w in table.values()), default=0)
+        lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
+        shortest = min(lengths, default=0)
         if not loose or not shortest:
             return
         self.progress("planning games turn by turn towards loose score items")
         g = self.max_games
-        # every seat planned while that fits one item's share and the plans cover at least half the loose
-        # items; past that (long games, many items), one seat planned for about half the steps
-        full = shortest * item_plan.STEPS_PER_DECISION
-        if full <= g * PLAN_EACH_PER_GAME and (g * PLAN_TOTAL_PER_GAME // full) * 2 >= len(loose):
+        # every seat planned while a game fits one item's share and the games, as long as the longest seen,
+        # cover at least half the loose items; past that (long games, many items), one seat planned for
+        # about half the steps
+        if shortest * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME \
+                and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= len(loose):
             found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                          self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                          lambda rec: observe(self.s, rec, self.t),
