@@ -10,8 +10,9 @@ and its progress towards what it counts (verify/item_witness.Closeness, verify/i
 then the other seats' item as low as can be; the focused seat's runs are searched as a tree of
 LEAVES sequences, every other seat's as one of OTHER_LEAVES (a few first decisions weighed on
 the same objective, the rest at random).  A game then costs about half the steps of a fully
-planned one at 3 players and less at more, and the plans left over try the next seat: a deal
-that serves one seat's plan need not serve another's.
+planned one, so twice as many items get one.  The first game for an item keeps the setup of the
+item's best game seen (the deal and opening choices that served it, replayed as they were) and
+focuses the seat that scored it there; the plans left over try the next seat from a fresh deal.
 
 The search is a guide only: every game it returns is a real game, recorded as played, observed
 and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
@@ -35,8 +36,8 @@ from .item_witness import Closeness
 # sequences tried per run of the focused seat's decisions and per run of any other seat's
 LEAVES = 60
 OTHER_LEAVES = 4
-# engine steps a focused game costs per decision of a seeded game: 12-16 on a shipped spec of
-# 330-450-decision games (4,400-5,900 steps a game), so a plan is tried only where an item's steps
+# engine steps a focused game costs per decision of a seeded game: 10-15 on a shipped spec of
+# 330-440-decision games (3,400-6,400 steps a game), so a plan is tried only where an item's steps
 # cover this many per decision
 STEPS_PER_DECISION = 18
 
