@@ -3,7 +3,7 @@ aimed at one seat's item, that seat planned closely and the others cheaply.
 
 A planned game (verify/item_plan.py) searches every seat's runs of decisions as a tree of
 sequences; in a game of hundreds of decisions that costs more engine steps than one item's
-share of the work, so no game is planned there.  But a witness for an item's maximum needs one
+share of the work, or leaves most loose items without a game.  But a witness for an item's maximum needs one
 seat to score it, not every seat: the others need only keep out of its way.  Here the objective
 is the focused seat's item were the game scored now, then its closeness to the item's conditions
 and its progress towards what it counts (verify/item_witness.Closeness, verify/item_progress),
