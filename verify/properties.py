@@ -19,8 +19,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, solver,
-               supplies)
+from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, seat_plan,
+               solver, supplies)
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -69,6 +69,12 @@ WITNESS_PATIENCE_PER_GAME = 2
 # about 7,500 steps; 430-decision games do not fit one item's share, so none is planned there)
 PLAN_EACH_PER_GAME = 100
 PLAN_TOTAL_PER_GAME = 300
+# where no game fits that share, or the games that fit cover fewer than half the loose items, games
+# planned for one seat, the others cheaply (verify/seat_plan.py): engine steps per game of --games for
+# each item and for all of them (about 4,000 a game on a shipped spec of 330-decision games, 5,500 on
+# one of 440: five or four games, for the items nearest to 'within 2x')
+FOCUS_EACH_PER_GAME = 100
+FOCUS_TOTAL_PER_GAME = 200
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -458,16 +464,28 @@ class Verifier:
         loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
                  if lo.status == hi.status == "proved" and hi.value > 0
                  and self._fit_of(f"item:{name}", item_bounds) == "loose"]
-        shortest = min((len(w.record.log["steps"]) for table in (self.s.best, self.s.worst)
-                        for _, w in table.values()), default=0)
+        lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
+        shortest = min(lengths, default=0)
         if not loose or not shortest:
             return
         self.progress("planning games turn by turn towards loose score items")
         g = self.max_games
-        found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign), self.seed,
-                                     g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
-                                     lambda rec: observe(self.s, rec, self.t),
-                                     stop=lambda: time.perf_counter() - self.started >= self.budget)
+        # every seat planned while a game fits one item's share and the games, as long as the longest seen,
+        # cover at least half the loose items; past that (long games, many items), one seat planned for
+        # about half the steps
+        if shortest * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME \
+                and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= len(loose):
+            found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+                                         self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
+                                         lambda rec: observe(self.s, rec, self.t),
+                                         stop=lambda: time.perf_counter() - self.started >= self.budget)
+        else:
+            found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+                                           self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
+                                           lambda rec: observe(self.s, rec, self.t),
+                                           stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                           best_game=lambda name: self.s.best[f"item:{name}"][1].record
+                                           if f"item:{name}" in self.s.best else None)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:

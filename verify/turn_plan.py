@@ -118,7 +118,7 @@ def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Wor
 
 
 def _round(start: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
-           max_steps: int, leaves: int = LEAVES) -> tuple[State, list]:
+           max_steps: int, leaves: int = LEAVES, leaves_of: Callable[[int], int] | None = None) -> tuple[State, list]:
     """The rules played from `start` to the next round's start (the setup goes with the first
     round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`."""
     st = start.clone()
@@ -134,7 +134,7 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
             taken.append(t)
             continue
         first = max(first, st.round)  # the setup's decisions go with the first round
-        for m in _run(st, objective, rng, work, leaves):
+        for m in _run(st, objective, rng, work, leaves if leaves_of is None else leaves_of(st.current_player())):
             st.apply(m)
             work.spent += 1
             taken.append(m)
@@ -144,26 +144,30 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
 def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
          settled: Callable[[tuple], bool] | None = None, stop: Callable[[], bool] | None = None,
          on_game: Callable[[GameRecord], None] | None = None,
-         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES) -> tuple[tuple, GameRecord] | None:
+         spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
+         leaves_of: Callable[[int], int] | None = None,
+         start: tuple[State, list] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
     spent (the rest played out at random: still a real game), or when `stop()` (the wall-clock
     limit, asked between rounds) says so.  Returns the best value reached at a round's end and
     the recorded game, or None where the rules break.  `spent[0]` (where given) counts the steps
-    spent; `leaves` and `tries` replace LEAVES and TRIES (a cheaper plan)."""
+    spent; `leaves` and `tries` replace LEAVES and TRIES (a cheaper plan); `leaves_of(seat)`, where
+    given, is each seat's own number of sequences in place of `leaves` (one seat planned closely, the
+    others cheaply); `start`, where given, is a state and the steps that led to it (a game's
+    opening kept), planned on from there."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
-        st = State(tables).start()
-        steps: list = []
+        st, steps = (State(tables).start(), []) if start is None else (start[0].clone(), list(start[1]))
         best_v = objective(st)
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
                 break
             found = None
             for _ in range(tries):
-                end, taken = _round(st, objective, rng, work, max_steps, leaves)
+                end, taken = _round(st, objective, rng, work, max_steps, leaves, leaves_of)
                 v = objective(end)
                 if found is None or v > found[0]:
                     found = (v, end, taken)

@@ -1,0 +1,126 @@
+"""Witnesses for loose score items in long games: the turn-planned search (verify/turn_plan.py)
+aimed at one seat's item, that seat planned closely and the others cheaply.
+
+A planned game (verify/item_plan.py) searches every seat's runs of decisions as a tree of
+sequences; in a game of hundreds of decisions that costs more engine steps than one item's
+share of the work, or leaves most loose items without a game.  But a witness for an item's maximum needs one
+seat to score it, not every seat: the others need only keep out of its way.  Here the objective
+is the focused seat's item were the game scored now, then its closeness to the item's conditions
+and its progress towards what it counts (verify/item_witness.Closeness, verify/item_progress),
+then the other seats' item as low as can be; the focused seat's runs are searched as a tree of
+LEAVES sequences, every other seat's as one of OTHER_LEAVES (a few first decisions weighed on
+the same objective, the rest at random).  A game then costs about half the steps of a fully
+planned one, so twice as many items get one.  The first game for an item keeps the setup of the
+item's best game seen (the deal and opening choices that served it, replayed as they were) and
+focuses the seat that scored it there; the plans left over try the next seat from a fresh deal.
+
+The search is a guide only: every game it returns is a real game, recorded as played, observed
+and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
+never seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from soan.dsl.errors import SpecRuntimeError
+from soan.interpreter.evaluate import finish_now
+from soan.interpreter.play import GameRecord
+from soan.interpreter.runtime import Tables
+from soan.interpreter.state import State
+
+from . import item_progress, turn_plan
+from .item_witness import Closeness
+
+# sequences tried per run of the focused seat's decisions and per run of any other seat's
+LEAVES = 60
+OTHER_LEAVES = 4
+# engine steps a focused game costs per decision of a seeded game: 10-15 on a shipped spec of
+# 330-440-decision games (3,400-6,400 steps a game), so a plan is tried only where an item's steps
+# cover this many per decision
+STEPS_PER_DECISION = 18
+
+
+def seat_state_value(tables: Tables, name: str, seat: int) -> Callable[[State], tuple]:
+    """A state's value for item `name` at seat `seat`: that seat's item were the game scored now,
+    then its closeness to the item's conditions and progress towards what it counts, then minus
+    the other seats' item."""
+    close = Closeness(tables, name)
+    progress = item_progress.progress_of(tables, name)
+    score_rng = random.Random(0)
+
+    def value(st: State) -> tuple:
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:  # a scoring that cannot run yet (in the setup, say): such a state ranks last
+            return (float("-inf"),)
+        vals = [done.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n)]
+        return (vals[seat], close(st, seat) if close else 0.0, progress(st, seat) if progress else 0.0,
+                -(sum(vals) - vals[seat]))
+    return value
+
+
+def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
+                 seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
+                 stop: Callable[[], bool] | None = None,
+                 best_game: Callable[[str], GameRecord | None] | None = None) -> list[tuple[str, int, GameRecord]]:
+    """Focused planned games for each loose maximum (name, sign, proved bound; the nearest to 'within
+    2x' first): seat 1 focused, then seat 2, ... while the item's `max_each` steps cover another game
+    of `game_length` decisions (STEPS_PER_DECISION each) and all of them `max_steps`, stopping once the
+    item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen: the
+    first plan keeps its setup (the deal and the opening choices that served it) and focuses the seat
+    that scored the item there.  Returns the games that beat the best seen: (item, value, game), the
+    best per item."""
+    need = game_length * STEPS_PER_DECISION
+    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
+    out = []
+    left = max_steps
+    for name, _, bound in order:
+        goal = -(-bound // 2)
+        used = 0
+        best = seen(name, 1)
+        found_best = None
+        for k in range(tables.n):
+            if min(left, max_each - used) < need or (stop is not None and stop()):
+                break
+            if best is not None and best >= goal:
+                break
+            seat, start = k, None
+            kept = best_game(name) if best_game is not None and k == 0 else None
+            if kept is not None:
+                seat = max(range(tables.n), key=lambda i: kept.result["breakdown"][f"P{i + 1}"][name])
+                start = opening_of(tables, kept)
+            spent = [0]
+            found = turn_plan.plan(tables, seat_state_value(tables, name, seat), seed + k, min(max_each - used, left),
+                                   settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
+                                   spent=spent, leaves=LEAVES, tries=1,
+                                   leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start)
+            used += spent[0]
+            left -= spent[0]
+            if found is None:
+                continue
+            rec = found[1]
+            got = max(rec.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n))
+            if best is None or got > best:
+                best, found_best = got, rec
+        if found_best is not None:
+            out.append((name, best, found_best))
+    return out
+
+
+def opening_of(tables: Tables, rec: GameRecord, rounds: int = 1) -> tuple[State, list]:
+    """The state at which game `rec` enters round `rounds` (its setup, and the rounds before, kept
+    as played) and the steps that led there: each decision's move index, each chance event's outcome."""
+    st = State(tables).start()
+    steps: list = []
+    for step in rec.log["steps"]:
+        if st.is_terminal() or st.round >= rounds:
+            break
+        t = step["index"] if "index" in step else step["outcome"]
+        if "index" in step:
+            st.apply(t)
+        else:
+            st.apply_chance(t)
+        steps.append(t)
+    return st, steps
