@@ -41,6 +41,20 @@ TRIES = 1
 STEPS_PER_DECISION = 40
 
 
+def item_scores(tables: Tables, name: str, sign: int = 1) -> Callable[[State], list[int] | None]:
+    """Each seat's item `name` (times `sign`) were the game's end-of-game scoring run now; None where
+    the scoring cannot run yet (in the setup, say)."""
+    score_rng = random.Random(0)
+
+    def scores(st: State) -> list[int] | None:
+        try:
+            done = st if st.result is not None else finish_now(st, score_rng)
+        except SpecRuntimeError:
+            return None
+        return [sign * done.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n)]
+    return scores
+
+
 def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True) -> Callable[[State], tuple]:
     """A state's value for item `name` (`sign` -1: its lowest): the best seat's item (times sign)
     were the game scored now, then that seat's closeness to the item's conditions and progress
@@ -49,14 +63,12 @@ def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True
     close = Closeness(tables, name)
     progress = item_progress.progress_of(tables, name, enablers) if sign > 0 else None
     n = tables.n
-    score_rng = random.Random(0)
+    scores = item_scores(tables, name, sign)
 
     def value(st: State) -> tuple:
-        try:
-            done = st if st.result is not None else finish_now(st, score_rng)
-        except SpecRuntimeError:  # a scoring that cannot run yet (in the setup, say): such a state ranks last
+        vals = scores(st)
+        if vals is None:  # a scoring that cannot run yet: such a state ranks last
             return (float("-inf"),)
-        vals = [sign * done.result["breakdown"][f"P{i + 1}"][name] for i in range(n)]
         steer = [(close(st, i) if close else 0.0, progress(st, i) if progress else 0.0) for i in range(n)]
         i = max(range(n), key=lambda j: (vals[j], steer[j]))
         return (vals[i], *steer[i], -(sum(vals) - vals[i]))

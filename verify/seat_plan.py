@@ -21,16 +21,14 @@ never seconds.
 
 from __future__ import annotations
 
-import random
 from typing import Callable
 
-from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.evaluate import finish_now
 from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import State
 
 from . import item_progress, turn_plan
+from .item_plan import item_scores
 from .item_witness import Closeness
 
 # sequences tried per run of the focused seat's decisions and per run of any other seat's
@@ -48,14 +46,12 @@ def seat_state_value(tables: Tables, name: str, seat: int) -> Callable[[State], 
     the other seats' item."""
     close = Closeness(tables, name)
     progress = item_progress.progress_of(tables, name)
-    score_rng = random.Random(0)
+    scores = item_scores(tables, name)
 
     def value(st: State) -> tuple:
-        try:
-            done = st if st.result is not None else finish_now(st, score_rng)
-        except SpecRuntimeError:  # a scoring that cannot run yet (in the setup, say): such a state ranks last
+        vals = scores(st)
+        if vals is None:  # a scoring that cannot run yet: such a state ranks last
             return (float("-inf"),)
-        vals = [done.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n)]
         return (vals[seat], close(st, seat) if close else 0.0, progress(st, seat) if progress else 0.0,
                 -(sum(vals) - vals[seat]))
     return value
