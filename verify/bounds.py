@@ -556,12 +556,14 @@ class Bounds:
         return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
 
     def _cards_moved(self, s: ir.Stmt, took) -> None:
-        """Where the card each local names lies now: `move c to D` puts c in D; any other move (a
-        procedure's too) may have taken it anywhere its card can ever lie, unless every move, draw
-        and exchange read in the statement (`took`: the zones they take cards from, None: not known)
-        takes from zones the card does not lie in, which leave it where it was."""
+        """Where the card each local names, or the cards of a list a local holds, lie now: `move c to
+        D` puts c (each of the list c) in D; any other move (a procedure's too) may have taken them
+        anywhere their cards can ever lie, unless every move, draw and exchange read in the statement
+        (`took`: the zones they take cards from, None: not known) takes from zones they do not lie
+        in, which leave them where they were.  A list read before a move still names the cards it
+        took, wherever they went."""
         for k, v in list(self.env.items()):
-            if not v.one or v.zc is None:
+            if v.zc is None:
                 continue
             zones = None
             if isinstance(s, ir.Move) and s.what == ir.Local(k):

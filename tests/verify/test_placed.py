@@ -122,3 +122,13 @@ def test_the_placed_work_bound_is_sound_on_random_variants():
         for item in ("work", "tally"):
             proved, best = proved_and_best(spec, item)
             assert best <= proved
+
+
+def test_a_list_read_before_the_placement_is_followed_where_its_cards_go():
+    """A list of the hand's dice read before the placement still names the placed die after it: taking
+    each of the list's dice back to the hand takes from the spot too, so the 3 can be placed three
+    times a round (9, which a game reaches) and nothing is cut."""
+    spec = PLACED.replace("procedure place(p) {", "procedure place(p) {\n  let l = [c in p.hand]").replace(
+        "    AFTER\n  }\n}", "  }\n  for x in l { move x to p.hand }\n}")
+    for item in ("work", "tally"):
+        assert proved_and_best(spec, item) == (9, 9)
