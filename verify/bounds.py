@@ -73,6 +73,8 @@ class Val:
     zc: tuple | None = None
     # A named value (a symbol) it surely is: a field printed alike on every card it can be.
     name: str | None = None
+    # A zone itself (not a list of the cards it held when read): its cards lie there however cards move.
+    zone: bool = False
 
 
 TOP = Val()
@@ -85,7 +87,8 @@ def join(a: Val, b: Val) -> Val:
                _hull(a.elem, b.elem), a.distinct and b.distinct, a.one and b.one,
                a.loop_players if a.loop_players == b.loop_players else None,
                tuple(x for x in a.latch if x in b.latch),
-               None if a.zc is None or b.zc is None else (a.zc[0] | b.zc[0], tuple(sorted(set(a.zc[1]) | set(b.zc[1])))))
+               None if a.zc is None or b.zc is None else (a.zc[0] | b.zc[0], tuple(sorted(set(a.zc[1]) | set(b.zc[1])))),
+               zone=a.zone and b.zone)
 
 
 def join_envs(*envs: dict) -> dict:
@@ -561,9 +564,9 @@ class Bounds:
         anywhere their cards can ever lie, unless every move, draw and exchange read in the statement
         (`took`: the zones they take cards from, None: not known) takes from zones they do not lie
         in, which leave them where they were.  A list read before a move still names the cards it
-        took, wherever they went."""
+        took, wherever they went; a zone a local holds is the zone, its cards always there."""
         for k, v in list(self.env.items()):
-            if v.zc is None:
+            if v.zc is None or v.zone:
                 continue
             zones = None
             if isinstance(s, ir.Move) and s.what == ir.Local(k):
@@ -977,8 +980,9 @@ class Bounds:
         match e:
             case ir.Call(func="first" | "last", args=(coll,)) | ir.Index(obj=coll):
                 zc = self.elem(coll).zc  # one of the list's cards
+        zone = isinstance(e, (ir.SharedZone, ir.Attr)) and zc is not None and zc[0] == {e.name}
         return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e), zc=zc,
-                   name=self._name_value(e))
+                   name=self._name_value(e), zone=zone)
 
     def elem(self, coll) -> Val:
         """What one element of the collection `coll` is known to be."""

@@ -132,3 +132,12 @@ def test_a_list_read_before_the_placement_is_followed_where_its_cards_go():
         "    AFTER\n  }\n}", "  }\n  for x in l { move x to p.hand }\n}")
     for item in ("work", "tally"):
         assert proved_and_best(spec, item) == (9, 9)
+
+
+def test_a_zone_a_local_holds_is_read_as_the_zone_after_the_placement():
+    """A local holding the hand itself (not a list of its cards) names only the hand's cards when read
+    after the placement: taking its dice back takes none from the spot, so the work stays 6 (a game
+    reaches 6)."""
+    spec = PLACED.replace("procedure place(p) {", "procedure place(p) {\n  let l = p.hand").replace(
+        "    AFTER\n  }\n}", "  }\n  for x in l { move x to p.hand }\n}")
+    assert proved_and_best(spec, "work") == (6, 6)
