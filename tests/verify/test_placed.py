@@ -167,3 +167,45 @@ def test_the_placed_work_bound_is_sound_with_lists_and_zones_read_before_the_pla
         for item in ("work", "tally"):
             proved, best = proved_and_best(spec, item)
             assert best <= proved
+
+
+# Three shared dice (reach 1, 3, 1) all dealt to the first player, who goes through the hand's dice as
+# they lay at the start: each is taken back to the hand (from the spot, when an earlier pass placed
+# it) and a die is placed.  The 3 placed in the first pass is the next pass's die: it comes back and
+# is placed again, 3 + 3 + 1 = 7 a round, above the best three dice (5).
+LOOPED = """game "Looped" players 2..2
+component die "die" { reach: 1..3 }
+zone pool: shared public unordered
+zone hand: per_player public unordered
+zone spot: per_player public unordered
+cards die in pool { 1 x reach = 1
+  1 x reach = 3
+  1 x reach = 1 }
+score work "work"
+setup { for p in players { if count(pool) > 0 { move pool to p.hand } } }
+procedure place(p) {
+  choose d from p.hand by p "places a die" {
+    move d to p.spot
+    repeat d.reach times { award 1 to p for work }
+  }
+}
+rounds 1 {
+  phase play { for p in players { LOOP } }
+  phase back { for p in players { move p.spot to p.hand } }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_loops_later_cards_are_read_where_earlier_passes_moved_them():
+    """A loop over the hand's dice as they lay at its start meets, in a later pass, a die an earlier
+    pass placed: taking it back takes from the spot, so nothing is cut (three passes of up to 3: 9; a
+    game reaches 7, above the best three dice's 5)."""
+    assert proved_and_best(LOOPED.replace("LOOP", "for x in p.hand { move x to p.hand  do place(p) }"), "work") == (9, 7)
+
+
+def test_a_loop_placing_its_own_cards_still_reads_the_rest_where_they_lay():
+    """A loop that places each of its own dice in turn moves only the die of that pass: the rest still
+    lie in the hand, and three placed dice a round give at most 5 (a game reaches 5)."""
+    spec = LOOPED.replace("LOOP", "for x in p.hand { move x to p.spot  repeat x.reach times { award 1 to p for work } }")
+    assert proved_and_best(spec, "work") == (5, 5)
