@@ -73,6 +73,8 @@ class Val:
     zc: tuple | None = None
     # A named value (a symbol) it surely is: a field printed alike on every card it can be.
     name: str | None = None
+    # A zone itself (not a list of the cards it held when read): its cards lie there however cards move.
+    zone: bool = False
 
 
 TOP = Val()
@@ -85,7 +87,8 @@ def join(a: Val, b: Val) -> Val:
                _hull(a.elem, b.elem), a.distinct and b.distinct, a.one and b.one,
                a.loop_players if a.loop_players == b.loop_players else None,
                tuple(x for x in a.latch if x in b.latch),
-               None if a.zc is None or b.zc is None else (a.zc[0] | b.zc[0], tuple(sorted(set(a.zc[1]) | set(b.zc[1])))))
+               None if a.zc is None or b.zc is None else (a.zc[0] | b.zc[0], tuple(sorted(set(a.zc[1]) | set(b.zc[1])))),
+               zone=a.zone and b.zone)
 
 
 def join_envs(*envs: dict) -> dict:
@@ -459,6 +462,13 @@ class Bounds:
                     return k, once
         return len(b.stmts), mult
 
+    def _moves_cards(self, body: ir.Block) -> bool:
+        """Whether a statement in the block moves cards (a procedure call may)."""
+        memo = self.__dict__.setdefault("_moving_blocks", {})
+        if id(body) not in memo:
+            memo[id(body)] = (body, any(isinstance(n, MOVES_CARDS) for n in ir.walk(body)))
+        return memo[id(body)][1]
+
     def loop(self, body: ir.Block, mult: int | None, times: int | None, bind=None) -> None:
         """A body that runs up to `times` times (None: unknown) for each of
         `mult` firings of the loop; `bind()` sets the loop variable at the
@@ -466,7 +476,7 @@ class Bounds:
         inner = _mul(mult, times)
         if times == 0:
             return
-        if any(isinstance(n, MOVES_CARDS) for n in ir.walk(body)):
+        if self._moves_cards(body):
             self._spoil_guards()  # a later iteration runs after this one's moves
         recording, self.recording = self.recording, False
         starts = dict(self.env)  # the join of every iteration's start seen so far
@@ -556,14 +566,18 @@ class Bounds:
         return [g[0].name for g in self._guards if g[1] and len(g) > 2 and g[0] == _flag_fact(name, g[0].name)]
 
     def _cards_moved(self, s: ir.Stmt, took) -> None:
-        """Where the card each local names lies now: `move c to D` puts c in D; any other move (a
-        procedure's too) may have taken it anywhere its card can ever lie, unless every move, draw
-        and exchange read in the statement (`took`: the zones they take cards from, None: not known)
-        takes from zones the card does not lie in, which leave it where it was."""
+        """Where the card each local names, or the cards of a list a local holds, lie now: `move c to
+        D` puts c (each of the list c) in D; any other move (a procedure's too) may have taken them
+        anywhere their cards can ever lie, unless every move, draw and exchange read in the statement
+        (`took`: the zones they take cards from, None: not known) takes from zones they do not lie
+        in, which leave them where they were.  A list read before a move still names the cards it
+        took, wherever they went; a zone a local holds is the zone, its cards always there."""
         for k, v in list(self.env.items()):
-            if not v.one or v.zc is None:
+            if v.zc is None or v.zone:
                 continue
             zones = None
+            if k.startswith(REST) and isinstance(s, ir.Move) and s.what == ir.Local(k[len(REST):]):
+                continue  # a loop's card of this pass moved: the cards not yet met are not it
             if isinstance(s, ir.Move) and s.what == ir.Local(k):
                 zones, _ = self._filled(s.dest)
             elif took is not None and not (v.zc[0] & took):
@@ -676,8 +690,18 @@ class Bounds:
                         self._latch_runs[tok] = _mul(mult, size)
                         self._latch_nodes.add(id(s))
 
+                # the list's cards not yet met, read as a list local (see _cards_moved): a later pass's
+                # card may have been moved by an earlier pass, so it lies where they may have gone
+                rest, kept = _rest(var), self.env.get(_rest(var))
+                if each.zc is not None and self._moves_cards(body):
+                    self.env[rest] = Val(zc=each.zc)
+                else:
+                    self.env.pop(rest, None)  # nothing moves in the loop: its cards lie where they lay
+
                 def bind():
-                    self.env[var] = each
+                    h = self.env.get(rest)
+                    self.env[var] = each if each.zc is None or h is None or h.zc is None else \
+                        attrs.evolve(each, zc=(each.zc[0] | h.zc[0], each.zc[1]))
 
                 card_loop = card_sums.enter(self, coll, var, mult, size, body)
                 if card_loop is not None:
@@ -693,6 +717,9 @@ class Bounds:
                         del self._latch_runs[tok]
                         self._latch_nodes.discard(id(s))
                 self.env.pop(var, None)  # a loop variable is not read after its loop
+                self.env.pop(rest, None)
+                if kept is not None:  # an outer loop's over the same name
+                    self.env[rest] = kept
             case ir.Repeat(count=count, body=body):
                 n = self.int_max(count)
                 self.loop(body, mult, None if n is None else max(0, n))
@@ -975,8 +1002,9 @@ class Bounds:
         match e:
             case ir.Call(func="first" | "last", args=(coll,)) | ir.Index(obj=coll):
                 zc = self.elem(coll).zc  # one of the list's cards
+        zone = isinstance(e, (ir.SharedZone, ir.Attr)) and zc is not None and zc[0] == {e.name}
         return Val(self.interval(e), self.size(e), self.elem(e).iv, self._distinct_players(e), self._one(e), zc=zc,
-                   name=self._name_value(e))
+                   name=self._name_value(e), zone=zone)
 
     def elem(self, coll) -> Val:
         """What one element of the collection `coll` is known to be."""
@@ -1582,6 +1610,13 @@ def _binds(s: ir.Stmt) -> list[str]:
         case ir.Choose(var=name) if name is not None:
             return [name]
     return []
+
+
+REST = "\0rest "  # a loop's cards not yet met, kept as a list local no rule can name
+
+
+def _rest(var: str) -> str:
+    return REST + var
 
 
 def _tighter(new, old, side: int) -> bool:

@@ -122,3 +122,90 @@ def test_the_placed_work_bound_is_sound_on_random_variants():
         for item in ("work", "tally"):
             proved, best = proved_and_best(spec, item)
             assert best <= proved
+
+
+def test_a_list_read_before_the_placement_is_followed_where_its_cards_go():
+    """A list of the hand's dice read before the placement still names the placed die after it: taking
+    each of the list's dice back to the hand takes from the spot too, so the 3 can be placed three
+    times a round (9, which a game reaches) and nothing is cut."""
+    spec = PLACED.replace("procedure place(p) {", "procedure place(p) {\n  let l = [c in p.hand]").replace(
+        "    AFTER\n  }\n}", "  }\n  for x in l { move x to p.hand }\n}")
+    for item in ("work", "tally"):
+        assert proved_and_best(spec, item) == (9, 9)
+
+
+def test_a_zone_a_local_holds_is_read_as_the_zone_after_the_placement():
+    """A local holding the hand itself (not a list of its cards) names only the hand's cards when read
+    after the placement: taking its dice back takes none from the spot, so the work stays 6 (a game
+    reaches 6)."""
+    spec = PLACED.replace("procedure place(p) {", "procedure place(p) {\n  let l = p.hand").replace(
+        "    AFTER\n  }\n}", "  }\n  for x in l { move x to p.hand }\n}")
+    assert proved_and_best(spec, "work") == (6, 6)
+
+
+@pytest.mark.slow
+def test_the_placed_work_bound_is_sound_with_lists_and_zones_read_before_the_placement():
+    """Twenty variants with a list of the hand's (or notes') cards, or the zone itself, read before the
+    placement and used after it (dice taken back through it, a procedure sweeping it, swapping with
+    it), played out in every game: none scores above the bound."""
+    import random
+
+    rng = random.Random(11)
+    procs = {"sweep": "procedure sweep(p, z) { for x in z { move x to p.hand } }",
+             "swapit": "procedure swapit(p, z) { if count(p.hand) > 0 and count(z) > 0 { exchange first(p.hand) with first(z) } }",
+             "toss": "procedure toss(p) { if count(p.notes) > 0 { move first(p.notes) to deck } }"}
+    afters = ["", "do sweep(p, l)", "do swapit(p, l)", "for x in l { move x to p.hand }",
+              "for x in l { if x != d { move x to p.hand } }", "do toss(p)"]
+    for _ in range(20):
+        after, before = rng.choice(afters), rng.choice(["", "do sweep(p, l)", "do toss(p)"])
+        let = rng.choice(["[c in p.hand]", "p.hand", "[c in p.notes]", "p.notes"])
+        rounds, places = rng.choice([1, 2]), rng.randint(1, 3)
+        used = "\n".join(text for name, text in procs.items() if name in after + before)
+        spec = PLACED.replace("AFTER", after).replace("rounds 1 {", f"rounds {rounds} {{").replace(
+            "procedure place(p) {", f"{used}\nprocedure place(p) {{\n  let l = {let}\n  {before}")
+        spec = spec.replace("do place(p)  do place(p)  do place(p)", "  ".join(["do place(p)"] * places))
+        for item in ("work", "tally"):
+            proved, best = proved_and_best(spec, item)
+            assert best <= proved
+
+
+# Three shared dice (reach 1, 3, 1) all dealt to the first player, who goes through the hand's dice as
+# they lay at the start: each is taken back to the hand (from the spot, when an earlier pass placed
+# it) and a die is placed.  The 3 placed in the first pass is the next pass's die: it comes back and
+# is placed again, 3 + 3 + 1 = 7 a round, above the best three dice (5).
+LOOPED = """game "Looped" players 2..2
+component die "die" { reach: 1..3 }
+zone pool: shared public unordered
+zone hand: per_player public unordered
+zone spot: per_player public unordered
+cards die in pool { 1 x reach = 1
+  1 x reach = 3
+  1 x reach = 1 }
+score work "work"
+setup { for p in players { if count(pool) > 0 { move pool to p.hand } } }
+procedure place(p) {
+  choose d from p.hand by p "places a die" {
+    move d to p.spot
+    repeat d.reach times { award 1 to p for work }
+  }
+}
+rounds 1 {
+  phase play { for p in players { LOOP } }
+  phase back { for p in players { move p.spot to p.hand } }
+}
+winner among p in players by vp(p) desc else shared
+"""
+
+
+def test_a_loops_later_cards_are_read_where_earlier_passes_moved_them():
+    """A loop over the hand's dice as they lay at its start meets, in a later pass, a die an earlier
+    pass placed: taking it back takes from the spot, so nothing is cut (three passes of up to 3: 9; a
+    game reaches 7, above the best three dice's 5)."""
+    assert proved_and_best(LOOPED.replace("LOOP", "for x in p.hand { move x to p.hand  do place(p) }"), "work") == (9, 7)
+
+
+def test_a_loop_placing_its_own_cards_still_reads_the_rest_where_they_lay():
+    """A loop that places each of its own dice in turn moves only the die of that pass: the rest still
+    lie in the hand, and three placed dice a round give at most 5 (a game reaches 5)."""
+    spec = LOOPED.replace("LOOP", "for x in p.hand { move x to p.spot  repeat x.reach times { award 1 to p for work } }")
+    assert proved_and_best(spec, "work") == (5, 5)
