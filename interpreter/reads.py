@@ -144,7 +144,7 @@ def steady_defs(tables) -> frozenset[str]:
             r.expr(d.body)
         except _Unknown:
             continue
-        read = r.names | r.always
+        read = r.names | r.always | set(r.state_zones)  # a card state read only of cards in named zones is read too
         if r.zones or r.locations:
             read.add("places")
         if r.facedown or r.facedown_zones:

@@ -177,3 +177,17 @@ def test_the_winners_of_a_tie_left_to_seat_order_come_from_the_full_ranking_as_t
     o = ev.outcome(st.clone(), random.Random(0), spare=True)
     fresh = ev._outcome(finish_now(st.clone(), random.Random(0)))
     assert o.share == fresh.share == [1.0, 0.0]
+
+
+def test_a_def_reading_a_state_of_zone_bound_cards_that_the_scoring_sets_is_not_steady():
+    """Must not apply: `lv` reads `level` only of chips bound over the table, and the scoring sets it, so lv changes while the game ends."""
+    t = _tables("def lv = count(c in table where c.level > 0)\n"
+                "scoring {\n  award lv to player(2) for pts\n  for c in table { set c.level = 3 }\n"
+                "  award lv to player(2) for pts\n}")
+    assert "lv" not in steady_defs(t)
+    st = _moved(_dealt(t), "table", None)
+    ev = evaluator(t)
+    ev.memo.clear()
+    o = ev.outcome(st.clone(), random.Random(0))
+    fresh = ev._outcome(finish_now(st.clone(), random.Random(0)))
+    assert (o.share, o.place, o.margin) == (fresh.share, fresh.place, fresh.margin) == ([0.0, 1.0], [1, 0], [-1.0, 1.0])
