@@ -21,7 +21,8 @@ ends every state for real.  Always part of the key: the round, the eliminations,
 - face-down marks: those of the cards in a zone, where `c.facedown` is read of a card bound (as above) by an
   expression over that named zone; every card's otherwise; a flip face up only sets them (the value it sets is its
   own); who has seen what (and so every zone and face-down mark) where `sees()`, `look`, a flip face down or any
-  move of cards is involved.
+  move of cards is involved;
+- where cards are moved or drawn: what every zone's capacity reads (a move into a full zone is the spec's error).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def steady_defs(tables) -> frozenset[str]:
             r.expr(d.body)
         except _Unknown:
             continue
-        read = r.names | r.always
+        read = r.names | r.always | set(r.state_zones)  # a card state read only of cards in named zones is read too
         if r.zones or r.locations:
             read.add("places")
         if r.facedown or r.facedown_zones:
@@ -174,6 +175,8 @@ class _Walk:
         self.done_defs: set[str] = set()
         self.done_procs: set[str] = set()
         self.origin: dict[str, frozenset[str]] = {}  # a local bound by an expression -> the zones its cards came from
+        # zones' capacities: worked out from the state where cards are moved or drawn into a capped zone
+        self.capacities = [z.capacity for z in spec.zones if z.capacity is not None]
 
     # ---- expressions ----------------------------------------------------------------------------------------
 
@@ -312,6 +315,12 @@ class _Walk:
                 self.expr(x)
             self.visibility = True  # cards change places; who saw them keeps knowing them
             self.writes |= {"places", "facedown", "known"}
+            if not isinstance(s, ir.Exchange):  # a move or draw checks its destination's capacity, read now
+                caps, self.capacities = self.capacities, []
+                saved, self.origin = self.origin, {}
+                for cap in caps:
+                    self.expr(cap)
+                self.origin = saved
         elif isinstance(s, ir.Flip):
             self.expr(s.what)
             self.writes.add("facedown")

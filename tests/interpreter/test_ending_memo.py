@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from soan import api
 from soan.dsl import compile_text
+from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter import evaluate
 from soan.interpreter.evaluate import evaluator, finish_now
 from soan.interpreter.reads import ending_reads, steady_defs
@@ -177,3 +180,33 @@ def test_the_winners_of_a_tie_left_to_seat_order_come_from_the_full_ranking_as_t
     o = ev.outcome(st.clone(), random.Random(0), spare=True)
     fresh = ev._outcome(finish_now(st.clone(), random.Random(0)))
     assert o.share == fresh.share == [1.0, 0.0]
+
+
+def test_a_def_reading_a_state_of_zone_bound_cards_that_the_scoring_sets_is_not_steady():
+    """Must not apply: `lv` reads `level` only of chips bound over the table, and the scoring sets it, so lv changes while the game ends."""
+    t = _tables("def lv = count(c in table where c.level > 0)\n"
+                "scoring {\n  award lv to player(2) for pts\n  for c in table { set c.level = 3 }\n"
+                "  award lv to player(2) for pts\n}")
+    assert "lv" not in steady_defs(t)
+    st = _moved(_dealt(t), "table", None)
+    ev = evaluator(t)
+    ev.memo.clear()
+    o = ev.outcome(st.clone(), random.Random(0))
+    fresh = ev._outcome(finish_now(st.clone(), random.Random(0)))
+    assert (o.share, o.place, o.margin) == (fresh.share, fresh.place, fresh.margin) == ([0.0, 1.0], [1, 0], [-1.0, 1.0])
+
+
+def test_a_move_into_a_zone_whose_capacity_reads_a_variable_keys_that_variable():
+    """Must not narrow: the scoring moves the table's chips into a vault whose capacity is a global variable, so two states differing only there do not share an ending (one overfills the vault)."""
+    spec = BASE.replace("SCORING", "scoring { move [c in table] to vault\n award count(vault) to player(1) for pts }")
+    spec = spec.replace("zone table:", "global { room: 0..3 = 0 }\nzone vault: shared public row capacity room\nzone table:")
+    t = api.tables(compile_text(spec, "memo.soan"), 2)
+    assert "room" in ending_reads(t).gv
+    st = _moved(_dealt(t), "table", None)
+    roomy, full = st.clone(), st.clone()
+    roomy.gv["room"] = 1
+    ev = evaluator(t)
+    ev.memo.clear()
+    assert ev.outcome(roomy, random.Random(0)).share == [1.0, 0.0]
+    with pytest.raises(SpecRuntimeError, match="over its capacity"):
+        ev.outcome(full, random.Random(0))
