@@ -98,7 +98,8 @@ class Evaluator:
         ending sampled are counted in drawn[0] (none: the outcome is a function
         of the position alone, and ending it again would draw nothing).
 
-        Where the ending's reads are known (reads.py: then it can neither stop nor draw), the outcome is
+        Where the ending's reads are known (reads.py: then it draws nothing, and a choice in it takes the first legal
+        move, a function of what it reads), the outcome is
         remembered under their values, and a state that agrees with one ended before gets the same outcome
         without ending it again: the same scoring run on the same values, in the same number of loop passes,
         which is checked against the game's step budget as the run would be."""
@@ -116,7 +117,8 @@ class Evaluator:
         if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
             return known[0]
         s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
-        o = self._outcome(s) if s.result is not None else self._decided(s)
+        # a scoring cut short by SCORING_STEPS choices (still pending) is valued as it stands, as without the memo
+        o = self._outcome(s) if s.result is not None or s.pending is not None else self._decided(s)
         s.memo = None
         if len(self.memo) >= MEMO_SIZE:
             self.memo.clear()

@@ -7,9 +7,11 @@ the evaluator can remember what ending a state gave under the values of what it 
 bot that judges many moves of one position, most of which leave what the scoring reads untouched, ends the game once
 for all of them.
 
-The analysis is conservative and knows every node it accepts: a scoring that may stop (a choice, a shuffle, a roll,
-a random pick) or uses a node it does not know is not analysed at all (`ending_reads` gives None), and the caller
-ends every state for real.  Always part of the key: the round, the eliminations, every score and every token supply
+The analysis is conservative and knows every node it accepts: a scoring that may draw (a shuffle, a roll, a random
+pick) or uses a node it does not know is not analysed at all (`ending_reads` gives None), and the caller ends every
+state for real.  A choice is followed: the evaluator's copies take its first legal move, which depends on what the
+choice shows its chooser (`_Walk.choice`), so a choice of items puts every zone, face-down mark, card state and who
+has seen what in the key.  Always part of the key: the round, the eliminations, every score and every token supply
 (the scoring adds to scores and gives tokens, reading what is there); the rest only as far as something names it:
 
 - a player variable, token, global variable or card state: its whole column, where an attribute, `set`, `give` or
@@ -372,7 +374,32 @@ class _Walk:
             self.stmt(s.body)
         elif isinstance(s, ir.Check):
             self.expr(s.test)
+        elif isinstance(s, ir.Choose):
+            self.choice(s)
         elif isinstance(s, (ir.Say, ir.Break, ir.EndGame)):
             return  # a say only narrates (copies ending for a bot do not); break and end game read nothing
-        else:  # a choice, shuffle, roll or random pick may stop the ending: not followed
+        else:  # a shuffle, roll or random pick draws by chance: not followed
             raise _Unknown(type(s).__name__)
+
+    def choice(self, s) -> None:
+        """A choice inside the ending.  The evaluator's copies take its first legal move (evaluate.finish_now), so
+        the ending is still a function of what it reads, as long as the key holds everything the legal moves and
+        their order depend on: the chooser, the options' conditions, the pass's condition, the count's bounds, and
+        for a choice of items the items themselves, named as the chooser sees them (compile.item_classes): a card
+        by its label, its card states off their defaults, its face-down mark and who has seen it, its zone, and a
+        hidden card by its place in its zone.  So a choice of items reads every zone, every face-down mark, who has
+        seen what and every card state (the items need not be cards, but nothing here tells)."""
+        self.expr(s.player)
+        self.expr(s.pass_if)
+        for o in s.options:
+            self.expr(o.when)
+            self.stmt(o.body)
+        if s.source is not None:
+            self.expr(s.source)
+            self.expr(s.where)  # evaluated with s.var bound to each item; the items' origin is not tracked
+            self.expr(s.count_lo)
+            self.expr(s.count_hi)
+            self.visibility = True
+            self.names |= set(self.t.state_default)
+            self.stmt(s.body)
+        self.stmt(s.orelse)

@@ -283,6 +283,8 @@ class Tables:
 class _StaticState:
     """Just enough of a state to evaluate declarations' constant expressions."""
 
+    memo = None  # no bot's ending copy: a steady def (reads.steady_defs) read here is worked out, not remembered
+
     def __init__(self, tables: Tables):
         self.t = tables
         self.consulted: set[str] = set()

@@ -129,10 +129,78 @@ def test_a_position_read_of_table_chips_keys_the_table_only():
     assert r.key(_moved(st, "bag", None)) == r.key(st)
 
 
-def test_an_ending_that_may_stop_is_not_analysed():
-    """Must not apply: a scoring with a choice or a shuffle is ended for real every time (no reads, no memo)."""
-    assert ending_reads(_tables("scoring { for p in players { choose c from p.hand by p { move c to table } } }")) is None
+def test_an_ending_that_may_draw_is_not_analysed():
+    """Must not apply: a scoring with a shuffle, or a choice beside a random pick, is ended for real every time (no reads, no memo)."""
     assert ending_reads(_tables("scoring { shuffle bag }")) is None
+    assert ending_reads(_tables("scoring { for p in players { choose c from p.hand by p { move c to table } }"
+                                "  pick random x from [1, 2] { award x to player(1) for pts } }")) is None
+
+
+def test_an_ending_whose_only_stops_are_choices_is_analysed_and_keys_what_the_choices_show():
+    """A choice of items in the scoring (its first legal move taken) is analysed, with every zone, face-down mark, sight and card state in the key."""
+    t = _tables("scoring { for p in players { choose c from p.hand by p { move c to table } } }")
+    r = ending_reads(t)
+    assert r is not None
+    assert r.all_zones and r.facedown and r.visibility and "level" in r.cs
+    t = _tables("scoring { for p in players { choose by p { option one { award 1 to p for pts }"
+                "  option two when p.pick != none { award 2 to p for pts } } } }")
+    r = ending_reads(t)
+    assert r is not None
+    assert "pick" in r.pv and not r.all_zones  # named options: their conditions are read, no item is shown
+
+
+def _set_hands(st: State, first: list[int], second: list[int]) -> State:
+    """A copy of `st` with the hands holding the chips given (ids 0-3 red, 4-7 blue), the rest in the bag."""
+    t = st.t
+    c = st.clone()
+    bag, h1, h2 = t.slot_of[("bag", -1)], t.slot_of[("hand", 0)], t.slot_of[("hand", 1)]
+    c.zones[h1], c.zones[h2] = list(first), list(second)
+    c.zones[bag] = [x for x in range(8) if x not in first and x not in second]
+    for slot in (bag, h1, h2):
+        for x in c.zones[slot]:
+            c.loc[x] = slot
+    return c
+
+
+def _agree_with_fresh_endings(t, states) -> list:
+    """Each state's outcome from the evaluator (the memo cleared first, the states asked in turn), checked equal to
+    ending a copy afresh with the winner line; the fresh outcomes, for the caller to compare."""
+    ev = evaluator(t)
+    ev.memo.clear()
+    fresh = []
+    for st in states:
+        f = ev._outcome(finish_now(st.clone(), random.Random(0)))
+        got = ev.outcome(st.clone(), random.Random(0))
+        assert (got.share, got.place, got.margin) == (f.share, f.place, f.margin)
+        fresh.append((f.share, f.place, f.margin))
+    return fresh
+
+
+def test_what_a_chooser_has_seen_decides_the_first_move_and_is_in_the_key():
+    """Must not narrow: P1 choosing from P2's hand [blue, red] takes hidden card 1 (blue), but having seen the red
+    chip names it and takes it first; the states differ only in what P1 has seen, and the key tells them apart."""
+    t = _tables("scoring { choose c from player(2).hand by player(1) {"
+                " if c.colour == red { award 1 to player(2) for pts } } }")
+    r = ending_reads(t)
+    unseen = _set_hands(_dealt(t), [1], [4, 0])
+    seen = unseen.clone()
+    seen.known[0] |= 1  # P1 has looked at the red chip in P2's hand
+    assert r.key(seen) != r.key(unseen)
+    a, b = _agree_with_fresh_endings(t, [unseen, seen])
+    assert a[0] == [1.0, 0.0] and b[0] == [0.0, 1.0]  # blue taken: a tie P1 wins; red taken: P2 wins
+
+
+def test_a_card_state_shown_in_a_choice_decides_the_first_move_and_is_in_the_key():
+    """Must not narrow: P1's two red chips are one move until one has a level (its label then shows it and sorts
+    after the other), so the chip taken, and its position awarded, follow a state the scoring never names."""
+    t = _tables("scoring { for p in players { choose c from p.hand by p { award position(c) to p for pts } } }")
+    r = ending_reads(t)
+    plain = _set_hands(_dealt(t), [0, 1], [4])
+    levelled = plain.clone()
+    levelled.cs["level"][0] = 1
+    assert r.key(levelled) != r.key(plain)
+    a, b = _agree_with_fresh_endings(t, [plain, levelled])
+    assert a[2] != b[2]  # P1 awarded 1 (the first chip) or 2 (the second): the margins differ
 
 
 def test_defs_the_ending_cannot_change_are_steady_and_one_reading_a_score_it_awards_is_not():
@@ -144,8 +212,9 @@ def test_defs_the_ending_cannot_change_are_steady_and_one_reading_a_score_it_awa
 
 
 def test_remembered_outcomes_equal_fresh_endings_in_greedy_games():
-    """Every outcome the evaluator gives during greedy games (remembered or not) equals ending a copy afresh with the winner line."""
-    for scoring in (READS_TABLE, "scoring { for p in players { award count(p.row) to p for pts } }"):
+    """Every outcome the evaluator gives during greedy games (remembered or not), a choice's ending among them, equals ending a copy afresh with the winner line."""
+    for scoring in (READS_TABLE, "scoring { for p in players { award count(p.row) to p for pts } }",
+                    "scoring { for p in players { choose c from p.hand by p { move c to table  award c.level to p for pts } } }"):
         t = _tables(scoring)
         ev = evaluator(t)
         ev.memo.clear()
