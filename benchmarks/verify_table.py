@@ -5,7 +5,9 @@
 
 Each spec and player count is verified at the given work budget (default: the
 command line's default) in as many processes as the command line uses (every
-core, or --jobs), and the verdicts are counted per property.  The table
+core, or --jobs), and the verdicts are counted per property.  Each row is one
+`soan verify SPEC --players N --json` command in a process of its own, timed
+from start to exit as a designer would see it.  The table
 between the markers in docs/verify.md is replaced; nothing is typed by hand.
 Times are wall-clock seconds on the machine that ran it (named in the table's
 heading): they are information, never a test.
@@ -14,15 +16,18 @@ heading): they are information, never a test.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 from soan import api
 from soan.cli import DEFAULT_VERIFY_GAMES
-from soan.verify.properties import PROPERTIES, verify
+from soan.verify.properties import PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "verify.md"
@@ -35,9 +40,14 @@ def rows(games: int, specs: list[str], jobs: int) -> list[str]:
     for name in specs:
         spec = api.load(ROOT / "specs" / f"{name}.soan")
         for n in range(spec.min_players, spec.max_players + 1):
+            cmd = [sys.executable, "-m", "soan", "verify", str(ROOT / "specs" / f"{name}.soan"), "--players", str(n),
+                   "--games", str(games), "--jobs", str(jobs), "--budget", str(WALL_CLOCK_LIMIT), "--seed", "0", "--json"]
             start = time.perf_counter()
-            result = verify(api.tables(spec, n), WALL_CLOCK_LIMIT, 0, max_games=games, jobs=jobs)
+            run = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8")
             seconds = time.perf_counter() - start
+            if run.returncode not in (0, 1):  # 1: findings to look at; anything else is a failure of the run itself
+                raise SystemExit(f"{' '.join(cmd)} exited {run.returncode}:\n{run.stderr}")
+            result = json.loads(run.stdout)
             by_prop: dict[str, Counter] = {}
             for f in result["findings"]:
                 by_prop.setdefault(f["property"], Counter())[f["verdict"] + ("!" if f["problem"] else "")] += 1
