@@ -36,6 +36,11 @@ _PURE_CALLS = frozenset({"count", "size", "sum", "max", "min", "any", "all", "di
                          "take", "abs", "next", "distance", "player", "vp", "supply"})
 
 
+# expressions that read nothing themselves, only what their parts read (walked through ir.children); a node
+# not named in _Walk.expr is unknown, and an ending holding one is not analysed
+_STRUCTURAL = (ir.Index, ir.ListLit, ir.BinOp, ir.Not, ir.Neg, ir.Cond, ir.RangeExpr, ir.PlayersFrom)
+
+
 class _Unknown(Exception):
     """The ending uses something this analysis does not follow."""
 
@@ -213,9 +218,9 @@ class _Walk:
                     self.state_zones.setdefault(e.name, set()).update(came)
                 else:
                     self.names.add(e.name)
-        elif isinstance(e, ir.Index):
-            self.expr(e.obj)
-            self.expr(e.key)
+        elif isinstance(e, _STRUCTURAL):  # reads only what its parts read
+            for c in ir.children(e):
+                self.expr(c)
         elif isinstance(e, ir.Call):
             for a in e.args:
                 self.expr(a)
@@ -237,23 +242,6 @@ class _Walk:
             self.bound(e.var, e.coll, [e.where, e.value])
         elif isinstance(e, ir.Ranking):
             self.bound(e.var, e.coll, [e.where] + [k.expr for k in e.keys])
-        elif isinstance(e, ir.ListLit):
-            for i in e.items:
-                self.expr(i)
-        elif isinstance(e, ir.BinOp):
-            self.expr(e.left)
-            self.expr(e.right)
-        elif isinstance(e, (ir.Not, ir.Neg)):
-            self.expr(e.operand)
-        elif isinstance(e, ir.Cond):
-            self.expr(e.test)
-            self.expr(e.then)
-            self.expr(e.orelse)
-        elif isinstance(e, ir.RangeExpr):
-            self.expr(e.lo)
-            self.expr(e.hi)
-        elif isinstance(e, ir.PlayersFrom):
-            self.expr(e.start)
         else:
             raise _Unknown(type(e).__name__)
 
