@@ -204,6 +204,17 @@ def rule_roots(spec: ir.Spec) -> list:
     return roots + [q.expr for q in spec.questions]  # a def or ruling a designer's question reads is not dead
 
 
+def parent_blocks(roots) -> dict:
+    """id(statement) -> (its block, its index there), for every statement under `roots`."""
+    out = {}
+    for root in roots:
+        for n in ir.walk(root):
+            if isinstance(n, ir.Block):
+                for k, s in enumerate(n.stmts):
+                    out[id(s)] = (n, k)
+    return out
+
+
 def conjuncts(e) -> list:
     """The parts of `a and b and ...` (none for no condition): what a test says, one fact at a time."""
     if e is None:

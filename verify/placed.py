@@ -23,6 +23,7 @@ from __future__ import annotations
 import attrs
 
 from soan.dsl import ir
+from soan.dsl.analysis import parent_blocks
 
 
 @attrs.frozen
@@ -145,16 +146,10 @@ def _kept(b, zone: str, stage) -> bool:
 
 
 def _parents(b) -> dict:
-    """Statement id -> (the block it lies in, its index there), over the whole spec."""
+    """Statement id -> (the block it lies in, its index there), over the whole spec (worked out once per Bounds)."""
     memo = b.__dict__.get("_placed_parents")
     if memo is None:
-        memo = {}
-        for root in b._roots():
-            for n in ir.walk(root):
-                if isinstance(n, ir.Block):
-                    for k, st in enumerate(n.stmts):
-                        memo[id(st)] = (n, k)
-        b.__dict__["_placed_parents"] = memo
+        memo = b.__dict__["_placed_parents"] = parent_blocks(b._roots())
     return memo
 
 
@@ -184,7 +179,7 @@ def _worth(b, gain, a: int, end: int, dnames: set, pnames: set, sizes: dict, c: 
     total, j = 0, a
     while j < end:
         s = sites[j]
-        node, stop = s.node, s.end
+        stop = s.end
         if stop is None or s.firings is None:
             return None
         env = _as_card(s.env, dnames & set(s.env), c)

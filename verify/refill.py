@@ -46,17 +46,6 @@ def refilled_before(b: Bounds, draw: ir.Draw, parents: dict) -> str | None:
             f"(line {test_if.span.line}), where all its other cards must then be")
 
 
-def parent_blocks(roots) -> dict:
-    """id(statement) -> (its block, its index there), for every statement under `roots`."""
-    out = {}
-    for root in roots:
-        for n in ir.walk(root):
-            if isinstance(n, ir.Block):
-                for k, s in enumerate(n.stmts):
-                    out[id(s)] = (n, k)
-    return out
-
-
 def _empty_test(test, pile: str) -> bool:
     match test:
         case ir.BinOp(op="==", left=c, right=ir.Int(value=0)) | ir.BinOp(op="<", left=c, right=ir.Int(value=1)) \

@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 from soan.dsl import ir
-from soan.dsl.analysis import conjuncts, counts_cards_of, rule_roots
+from soan.dsl.analysis import conjuncts, counts_cards_of, parent_blocks, rule_roots
 
 from . import climb as cooperative, solver, stepwise, turn_plan
 from .bounds import Bounds
@@ -27,7 +27,7 @@ from .findings import Finding
 from .flow import opening_steps
 from .ledger import ledger
 from .marked import marked
-from .refill import parent_blocks, refilled_before
+from .refill import refilled_before
 from .search import Witness, observe, pile_drawn, tokens_out
 from .setup_counts import SetupCounts
 
