@@ -66,23 +66,12 @@ def award_conditions(tables: Tables, name: str) -> list[tuple[str, tuple[ir.Expr
     return out
 
 
-class Closeness:
-    """How close a seat is, in a state, to the conditions of an item's awards (0..1, 1: met)."""
+class Grader:
+    """How near a test is to holding in a state (0..1, 1: it holds): see the module's docstring."""
 
-    def __init__(self, tables: Tables, name: str):
+    def __init__(self, tables: Tables):
         self.t = tables
         self.defs = {d.name: d for d in tables.spec.defs}
-        self.awards = [(who, conds) for who, conds in award_conditions(tables, name) if conds]
-
-    def __bool__(self) -> bool:
-        return bool(self.awards)
-
-    def __call__(self, st, seat: int) -> float:
-        best = 0.0
-        for who, conds in self.awards:
-            env = {who: self.t.P[seat]}
-            best = max(best, sum(self.grade(c, st, env, 0) for c in conds) / len(conds))
-        return best
 
     def _x(self, e, st, env):
         return self.t.rules.x(e)(st, env)
@@ -117,6 +106,24 @@ class Closeness:
             gs = [self.grade(e.where, st, {**env, e.var: x}, depth + 1) for x in items]
             return max(gs) if e.func == "any" else sum(gs) / len(gs)
         return float(self._x(e, st, env) is True)
+
+
+class Closeness(Grader):
+    """How close a seat is, in a state, to the conditions of an item's awards (0..1, 1: met)."""
+
+    def __init__(self, tables: Tables, name: str):
+        super().__init__(tables)
+        self.awards = [(who, conds) for who, conds in award_conditions(tables, name) if conds]
+
+    def __bool__(self) -> bool:
+        return bool(self.awards)
+
+    def __call__(self, st, seat: int) -> float:
+        best = 0.0
+        for who, conds in self.awards:
+            env = {who: self.t.P[seat]}
+            best = max(best, sum(self.grade(c, st, env, 0) for c in conds) / len(conds))
+        return best
 
 
 def _graded_compare(op: str, a: int, b: int) -> float:

@@ -1,0 +1,238 @@
+"""Games steered towards a situation no seeded game reached: an open ruling that is read only under
+a test the games never met, or a designer's question whose answer no game showed.
+
+A ruling is read where its name stands in the rules; the tests on the way there say when that
+happens: the `if` tests around it (an `elif`'s earlier tests negated), an option's `when`, the left
+side of an `and` (the right side is read only when it holds) or of an `or` (only when it fails), a
+conditional's test.  A `let` bound before the read stands for its value, so `let drawn = min(3,
+count(deck))` ... `if drawn < 3 and r == x` steers by the deck.  The tests are graded as
+verify/item_witness.py grades an award's conditions (how near `a < b` is to holding, the mean of an
+`and`), with `not` pushed through to the comparisons under it and `min`/`max` split into their
+parts (`min(a, b) < c` holds when either part does), so the grade moves before the test holds.  A
+test that cannot be read in a bare state (a procedure's other parameters, a loop's card) is left
+out; a procedure's parameters are tried as each player.
+
+The games are verify/search.directed_games: every seat works together towards the grade; each is a
+real game, and only a game whose own record shows the situation (the ruling among its consulted
+rulings, the question's answer at one of its states) counts: the grade only steers.  Work is fixed
+in games, moves tried and steps looked ahead, never seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from soan.dsl import ir
+from soan.interpreter.play import GameRecord
+from soan.interpreter.runtime import Tables
+from soan.interpreter.state import State
+
+from .item_progress import _exprs_and_blocks, _rule_bodies
+from .item_witness import Grader
+from .search import directed_games
+
+# the work of one steered search: games, and per decision the moves tried and the random steps
+# played after each (the search for a game that never ends uses the same small look-ahead)
+GAMES = 4
+DEPTH = 3
+MAX_MOVES = 8
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+@attrs.frozen
+class ReadSite:
+    params: tuple[str, ...]  # the parameters of the procedure or def it lies in (none at top level)
+    tests: tuple[ir.Expr, ...]  # what must hold for the read to happen, outermost first
+
+
+def read_sites(spec: ir.Spec, name: str) -> list[ReadSite]:
+    """Every place the rules read ruling (or assumption, option) `name`, with the tests on the way."""
+    out: list[ReadSite] = []
+    roots = [((), b) for b in _rule_bodies(spec) if not any(b is p.body for p in spec.procedures)]
+    roots += [(p.params, p.body) for p in spec.procedures if p.body is not None]
+    roots += [(d.params, d.body) for d in spec.defs if d.body is not None]
+    for params, body in roots:
+        _Walk(name, params, out).node(body, (), {})
+    return out
+
+
+class _Walk:
+    def __init__(self, name: str, params: tuple, out: list):
+        self.name, self.params, self.out = name, params, out
+
+    def node(self, n, tests: tuple, lets: dict) -> None:
+        if isinstance(n, ir.Expr):
+            self.expr(n, tests, lets)
+        elif isinstance(n, ir.Block):
+            lets = dict(lets)
+            for s in n.stmts:
+                self.node(s, tests, lets)
+                if isinstance(s, ir.Let):
+                    lets[s.name] = _inline(s.value, lets)
+        elif isinstance(n, ir.If):
+            before: tuple = ()
+            for test, blk in n.branches:
+                self.expr(test, tests + before, lets)
+                t = _inline(test, lets)
+                self.node(blk, tests + before + (t,), lets)
+                before += (ir.Not(t),)
+            if n.orelse is not None:
+                self.node(n.orelse, tests + before, lets)
+        elif isinstance(n, ir.OptionBranch):
+            if n.when is not None:
+                self.expr(n.when, tests, lets)
+                tests = tests + (_inline(n.when, lets),)
+            self.node(n.body, tests, lets)
+        elif isinstance(n, ir.Node):
+            exprs, nested = _exprs_and_blocks(n)
+            for e in exprs:
+                self.expr(e, tests, lets)
+            for b in nested:
+                self.node(b, tests, lets)
+
+    def expr(self, e: ir.Expr, tests: tuple, lets: dict) -> None:
+        if isinstance(e, ir.Param) and e.name == self.name:
+            self.out.append(ReadSite(self.params, tests))
+        elif isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            self.expr(e.left, tests, lets)
+            left = _inline(e.left, lets)
+            self.expr(e.right, tests + ((left if e.op == "and" else ir.Not(left)),), lets)
+        elif isinstance(e, ir.Cond):
+            self.expr(e.test, tests, lets)
+            t = _inline(e.test, lets)
+            self.expr(e.then, tests + (t,), lets)
+            self.expr(e.orelse, tests + (ir.Not(t),), lets)
+        else:
+            for c in ir.children(e):
+                if isinstance(c, ir.Expr):
+                    self.expr(c, tests, lets)
+
+
+def _inline(e: ir.Expr, lets: dict) -> ir.Expr:
+    """`e` with each local bound by a `let` in reach replaced by the let's value."""
+    if isinstance(e, ir.Local) and e.name in lets:
+        return lets[e.name]
+    return ir.map_children(e, lambda c: _inline(c, lets) if isinstance(c, ir.Expr) else c)
+
+
+class Steer(Grader):
+    """Grades with `not` pushed inwards and `min`/`max` split, so that a negated or saturated test
+    still says how near it is."""
+
+    def _grade(self, e, st, env, depth) -> float:
+        e = _normal(e)
+        if isinstance(e, ir.Agg) and e.func in ("any", "all") and e.where is None and e.value is not None:
+            items = list(self._x(e.coll, st, env))
+            if not items:
+                return float(e.func == "all")
+            gs = [self.grade(e.value, st, {**env, e.var: x}, depth + 1) for x in items]
+            return max(gs) if e.func == "any" else sum(gs) / len(gs)
+        return super()._grade(e, st, env, depth)
+
+    def readable(self, e: ir.Expr, st, env: dict) -> float | None:
+        """The grade of `e`, or None when it cannot be read here."""
+        try:
+            self._x(e, st, env)
+        except Exception:  # a local bound elsewhere (a loop's card, another parameter)
+            return None
+        return self.grade(e, st, env, 0)
+
+
+def _normal(e: ir.Expr) -> ir.Expr:
+    """One rewrite step that keeps `e`'s truth: `not` over a comparison, `and`, `or` or `not`
+    pushed inwards; a comparison with `min`/`max` on one side split into its parts."""
+    if isinstance(e, ir.Not):
+        x = e.operand
+        if isinstance(x, ir.Not):
+            return _normal(x.operand)
+        if isinstance(x, ir.BinOp) and x.op in _NEGATE:
+            return _normal(ir.BinOp(_NEGATE[x.op], x.left, x.right))
+        if isinstance(x, ir.BinOp) and x.op in ("and", "or"):
+            return ir.BinOp("or" if x.op == "and" else "and", ir.Not(x.left), ir.Not(x.right))
+        return e
+    if isinstance(e, ir.BinOp) and e.op in ("<", "<=", ">", ">="):
+        left, op, right = e.left, e.op, e.right
+        if not _minmax(left) and _minmax(right):
+            left, op, right = right, _FLIP[op], left
+        if _minmax(left):
+            # min(a, b) < c: a < c or b < c; min(a, b) > c: both; max the other way round
+            low = op in ("<", "<=")
+            join = "or" if (left.func == "min") == low else "and"
+            a, b = left.args
+            return ir.BinOp(join, ir.BinOp(op, a, right), ir.BinOp(op, b, right))
+    return e
+
+
+def _minmax(e) -> bool:
+    return isinstance(e, ir.Call) and e.func in ("min", "max") and len(e.args) == 2
+
+
+def ruling_steer(tables: Tables, name: str) -> Callable[[State], float] | None:
+    """How near a state is to reading ruling `name` (far more once it has been read), or None when
+    the rules say nothing that could steer towards it."""
+    sites = read_sites(tables.spec, name)
+    if not sites:
+        return None
+    g = Steer(tables)
+    players = list(tables.P)
+
+    def value(st: State) -> float:
+        if name in st.consulted:
+            return 1000.0
+        saved = _quiet(st)
+        try:
+            best = 0.0
+            for site in sites:
+                for env in ([{p: who for p in site.params} for who in players] if site.params else [{}]):
+                    grades = [x for x in (g.readable(t, st, env) for t in site.tests) if x is not None]
+                    if grades:
+                        best = max(best, sum(grades) / len(grades))
+            return best
+        finally:
+            _restore(st, saved)
+    return value
+
+
+def question_steer(tables: Tables, q: ir.Question) -> Callable[[State], float]:
+    """How near a state is to answering question `q`: its expression graded (for `always` and an
+    invariant, its negation: a game where it fails answers them)."""
+    e = q.expr if q.kind == "can" else ir.Not(q.expr)
+    g = Steer(tables)
+
+    def value(st: State) -> float:
+        saved = _quiet(st)
+        try:
+            return g.grade(e, st, {}, 0)
+        finally:
+            _restore(st, saved)
+    return value
+
+
+def _quiet(st: State) -> tuple:
+    """Grading reads rulings and may break ties: none of that may show in the game's own record."""
+    saved = (st.consulted, st.marks, st.first_marks, st.mark_events)
+    st.consulted, st.marks = set(saved[0]), dict(saved[1])
+    st.first_marks, st.mark_events = dict(saved[2]), dict(saved[3])
+    return saved
+
+
+def _restore(st: State, saved: tuple) -> None:
+    st.consulted, st.marks, st.first_marks, st.mark_events = saved
+
+
+def steered_games(tables: Tables, steer: Callable[[State], float], seed: int, *, games: int = GAMES,
+                  found: Callable[[GameRecord], bool] | None = None, first: int = 0) -> list[GameRecord]:
+    """Up to `games` games steered by `steer`, stopping after the first that `found` says shows the
+    situation; the same games for the same seed on any machine."""
+    got: list[GameRecord] = []
+
+    def on_game(rec: GameRecord) -> None:
+        got.append(rec)
+
+    directed_games(tables, steer, seed, games, depth=DEPTH, max_moves=MAX_MOVES, on_game=on_game,
+                   until=(lambda: found is not None and any(found(r) for r in got)), first=first)
+    return got
