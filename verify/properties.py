@@ -20,7 +20,7 @@ from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rul
 from soan.interpreter.runtime import Tables
 
 from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, seat_plan,
-               solver, supplies)
+               situations, solver, supplies)
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -819,7 +819,7 @@ class Verifier:
         if not read:
             return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise",
                            self._moot_why(name))
-        w = self.s.consulted.get(name)
+        w = self.s.consulted.get(name) or self._steered_ruling(name)
         if w is None:
             return Finding("rulings", name, "unknown", f"the situation of {what} '{name}' can arise",
                            f"read by {', '.join(read)}; not reached in {self.s.games} games; {why}")
@@ -827,6 +827,18 @@ class Verifier:
         return Finding("rulings", name, "witnessed", f"the situation of {what} '{name}' arises",
                        f"a search game read it; what it changes is not measured: {why}", witness=path, moves=moves,
                        depends_on=[name])
+
+    def _steered_ruling(self, name: str) -> Witness | None:
+        """The shortest game that reads ruling `name` among a few steered towards the tests around its
+        reads (verify/situations.py), each observed like a search game; None if none reads it."""
+        steer = situations.ruling_steer(self.t, name)
+        if steer is None:
+            return None
+        self.progress(f"rulings: games steered towards reading {name}")
+        for rec in situations.steered_games(self.t, steer, self.seed,
+                                            found=lambda rec: name in rec.log["consulted_rulings"]):
+            observe(self.s, rec, self.t)
+        return self.s.consulted.get(name)
 
     def _moot_why(self, name: str) -> str:
         from soan.impact import moot_reason
@@ -877,7 +889,7 @@ class Verifier:
         same = (f"the same study as soan rulings {self.spec.path} --players {self.t.n} --games {study['games_asked']} "
                 f"--seed {study['seed']}{rules}")
         if not r["read"]:
-            w = self.s.consulted.get(r["name"])
+            w = self.s.consulted.get(r["name"]) or self._steered_ruling(r["name"])
             unmeasured = (f"read by {', '.join(r['read_by'])}; " + (
                 f"read in none of the {n} paired games (at most {pct(r['read_interval'][1])} of games, 95%): "
                 f"what it changes is not measured ({same})" if n else

@@ -706,6 +706,10 @@ def check_questions(tables: Tables, questions: Iterable[ir.Question], records: I
                         max_games if open_qs else 0,
                         progress=lambda g, sec: say(f"questions: {g} games, {sec:.0f}s"),
                         settle={q.name for q in open_qs})
+    for q in open_qs:
+        o = watch.observations[q.name]
+        if o.hit is None and not (q.kind != "can" and o.error is not None):
+            _steer(tables, q, o, seed, say)
     for q in questions:
         o = watch.observations[q.name]
         if proofs[q.name].status == "proved" and o.hit is not None and shows(tables, q, o.hit):
@@ -715,6 +719,23 @@ def check_questions(tables: Tables, questions: Iterable[ir.Question], records: I
             raise UnsoundProof(f"soan proved the answer to question '{q.name}', but a game shows otherwise; "
                                f"the game is saved at {path}")
     return [_finding(tables, q, proofs[q.name], watch, witness_dir) for q in questions]
+
+
+def _steer(tables: Tables, q: ir.Question, o: Observation, seed: int, say: Callable[[str], None]) -> None:
+    """A question no game answered: a few games steered towards its answer (verify/situations.py),
+    watched like the others and counted into `o`."""
+    from . import situations
+
+    say(f"questions: games steered towards {q.name}")
+    recs = situations.steered_games(tables, situations.question_steer(tables, q), seed)
+    m = watch_games(tables, [q], recs, 0.0, seed, 0).observations[q.name]
+    o.games, o.states, o.error_states = o.games + m.games, o.states + m.states, o.error_states + m.error_states
+    if m.hit is not None:
+        o.hit = _keep(o.hit, m.hit)
+    if m.error is not None:
+        new = _keep(o.error, m.error)
+        if new is not o.error:
+            o.error, o.error_message = new, m.error_message
 
 
 def _finding(tables: Tables, q: ir.Question, proof: Proof, watch: Watch | None, witness_dir: Path | None):

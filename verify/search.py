@@ -530,7 +530,7 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
                    depth: int = 6, explore: float = 0.15, max_moves: int = 24,
                    on_game: Callable[[GameRecord], None] | None = None, avoid: bool = False,
                    until: Callable[[], bool] | None = None, first: int = 0,
-                   steer_chance: bool = False) -> list[GameRecord]:
+                   steer_chance: bool = False, last: bool = False) -> list[GameRecord]:
     """Games in which every seat works together towards a higher `objective(state)`
     (tokens out of a supply, cards out of a pile, one seat's score): at each
     decision every move (at most `max_moves`, drawn evenly) is tried on a copy and
@@ -545,7 +545,9 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
     more games once it says so (asked after each game).  `steer_chance`: a roll or a random
     pick (not a shuffle) is steered like a decision, among the outcomes it can have (at most
     `max_moves` of them, each with some chance), so the game is as lucky as the objective
-    wants and still one that could be drawn: its record replays."""
+    wants and still one that could be drawn: its record replays.  `last`: a path counts by the
+    objective where it ends, not the best on the way (a state passed through in the middle of a
+    rule, such as a pile drawn from and filled again, is no place to steer to)."""
     out = []
     for g in range(first, first + games):  # game g is the same game whichever call plays it
         if until is not None and until():
@@ -562,8 +564,9 @@ def directed_games(tables: Tables, objective: Callable[[State], float], seed: in
                     s.apply_chance(s.sample_chance(r))
                 else:
                     s.apply(r.randrange(len(s.legal_moves())))
-                best = min(best, objective(s)) if avoid else max(best, objective(s))
-            return best
+                if not last:
+                    best = min(best, objective(s)) if avoid else max(best, objective(s))
+            return objective(s) if last else best
 
         def best_of(st: State, tried, apply) -> list:
             luck = rng.getrandbits(32)

@@ -9,8 +9,7 @@ count(deck))` ... `if drawn < 3 and r == x` steers by the deck.  The tests are g
 verify/item_witness.py grades an award's conditions (how near `a < b` is to holding, the mean of an
 `and`), with `not` pushed through to the comparisons under it and `min`/`max` split into their
 parts (`min(a, b) < c` holds when either part does), so the grade moves before the test holds.  A
-test that cannot be read in a bare state (a procedure's other parameters, a loop's card) is left
-out; a procedure's parameters are tried as each player.
+test on a local (a procedure's parameter, a loop's card) is left out: a bare state cannot answer it.
 
 The games are verify/search.directed_games: every seat works together towards the grade; each is a
 real game, and only a game whose own record shows the situation (the ruling among its consulted
@@ -35,9 +34,11 @@ from .search import directed_games
 
 # the work of one steered search: games, and per decision the moves tried and the random steps
 # played after each (the search for a game that never ends uses the same small look-ahead)
-GAMES = 4
+GAMES = 2
 DEPTH = 3
 MAX_MOVES = 8
+# a random move now and then keeps the games apart; seldom, since a rare situation needs most moves aimed
+EXPLORE = 0.05
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -124,7 +125,12 @@ class Steer(Grader):
     still says how near it is."""
 
     def _grade(self, e, st, env, depth) -> float:
-        e = _normal(e)
+        if isinstance(e, ir.BinOp) and e.op in _NEGATE:
+            a, b = self._x(e.left, st, env), self._x(e.right, st, env)
+            if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
+                # 1 when it holds, else nearer 1 the fewer steps it is from holding: every step
+                # counts, also towards 0 (item_witness's share of the way has none there)
+                return 1.0 / (1 + _distance(e.op, a, b))
         if isinstance(e, ir.Agg) and e.func in ("any", "all") and e.where is None and e.value is not None:
             items = list(self._x(e.coll, st, env))
             if not items:
@@ -132,14 +138,6 @@ class Steer(Grader):
             gs = [self.grade(e.value, st, {**env, e.var: x}, depth + 1) for x in items]
             return max(gs) if e.func == "any" else sum(gs) / len(gs)
         return super()._grade(e, st, env, depth)
-
-    def readable(self, e: ir.Expr, st, env: dict) -> float | None:
-        """The grade of `e`, or None when it cannot be read here."""
-        try:
-            self._x(e, st, env)
-        except Exception:  # a local bound elsewhere (a loop's card, another parameter)
-            return None
-        return self.grade(e, st, env, 0)
 
 
 def _normal(e: ir.Expr) -> ir.Expr:
@@ -163,8 +161,35 @@ def _normal(e: ir.Expr) -> ir.Expr:
             low = op in ("<", "<=")
             join = "or" if (left.func == "min") == low else "and"
             a, b = left.args
-            return ir.BinOp(join, ir.BinOp(op, a, right), ir.BinOp(op, b, right))
+            return _fold(ir.BinOp(join, _fold(ir.BinOp(op, a, right)), _fold(ir.BinOp(op, b, right))))
     return e
+
+
+_HOLDS = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
+
+
+def _fold(e: ir.BinOp) -> ir.Expr:
+    """A comparison of two numbers written out is its truth; `x or false` is x, `x and true` is x
+    (`min(3, count(deck)) < 3` is `count(deck) < 3`: a constant part would hide the gradient)."""
+    if e.op in _HOLDS and isinstance(e.left, ir.Int) and isinstance(e.right, ir.Int):
+        return ir.Bool(_HOLDS[e.op](e.left.value, e.right.value))
+    if e.op in ("and", "or"):
+        for x, y in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(x, ir.Bool):
+                return y if x.value == (e.op == "and") else x
+    return e
+
+
+def _distance(op: str, a: int, b: int) -> int:
+    """How many steps of a or b `a op b` is from holding (0: it holds)."""
+    return {"<": max(0, a - b + 1), "<=": max(0, a - b), ">": max(0, b - a + 1), ">=": max(0, b - a),
+            "==": abs(a - b), "!=": int(a == b)}[op]
+
+
+def normal(e: ir.Expr) -> ir.Expr:
+    """`e` with _normal's rewrites made all the way down (once: the engine compiles each new node)."""
+    e = _normal(e)
+    return ir.map_children(e, lambda c: normal(c) if isinstance(c, ir.Expr) else c)
 
 
 def _minmax(e) -> bool:
@@ -178,29 +203,41 @@ def ruling_steer(tables: Tables, name: str) -> Callable[[State], float] | None:
     if not sites:
         return None
     g = Steer(tables)
-    players = list(tables.P)
+    # only the tests a bare state can answer steer: one on a local (a parameter, a loop's card)
+    # depends on where the rules are, which a state does not say
+    tests = [ts for ts in ({normal(t) for t in site.tests if not _free_locals(t)} for site in sites) if ts]
+    tests = [tuple(ts) for ts in {frozenset(ts) for ts in tests}]
+    if not tests:
+        return None
+    tests.sort(key=repr)
 
     def value(st: State) -> float:
         if name in st.consulted:
             return 1000.0
         saved = _quiet(st)
         try:
-            best = 0.0
-            for site in sites:
-                for env in ([{p: who for p in site.params} for who in players] if site.params else [{}]):
-                    grades = [x for x in (g.readable(t, st, env) for t in site.tests) if x is not None]
-                    if grades:
-                        best = max(best, sum(grades) / len(grades))
-            return best
+            return max(sum(g.grade(t, st, {}, 0) for t in ts) / len(ts) for ts in tests)
         finally:
             _restore(st, saved)
     return value
 
 
+def _free_locals(e: ir.Expr) -> set[str]:
+    """The locals `e` reads that it does not bind itself (a comprehension's variable is bound)."""
+    if isinstance(e, ir.Local):
+        return {e.name}
+    free: set[str] = set()
+    for c in ir.children(e):
+        free |= _free_locals(c)
+    if isinstance(e, (ir.Agg, ir.ListComp)):
+        free.discard(e.var)
+    return free
+
+
 def question_steer(tables: Tables, q: ir.Question) -> Callable[[State], float]:
     """How near a state is to answering question `q`: its expression graded (for `always` and an
     invariant, its negation: a game where it fails answers them)."""
-    e = q.expr if q.kind == "can" else ir.Not(q.expr)
+    e = normal(q.expr if q.kind == "can" else ir.Not(q.expr))
     g = Steer(tables)
 
     def value(st: State) -> float:
@@ -224,15 +261,16 @@ def _restore(st: State, saved: tuple) -> None:
     st.consulted, st.marks, st.first_marks, st.mark_events = saved
 
 
-def steered_games(tables: Tables, steer: Callable[[State], float], seed: int, *, games: int = GAMES,
+def steered_games(tables: Tables, steer: Callable[[State], float], seed: int, *, games: int | None = None,
                   found: Callable[[GameRecord], bool] | None = None, first: int = 0) -> list[GameRecord]:
     """Up to `games` games steered by `steer`, stopping after the first that `found` says shows the
     situation; the same games for the same seed on any machine."""
+    games = GAMES if games is None else games
     got: list[GameRecord] = []
 
     def on_game(rec: GameRecord) -> None:
         got.append(rec)
 
-    directed_games(tables, steer, seed, games, depth=DEPTH, max_moves=MAX_MOVES, on_game=on_game,
+    directed_games(tables, steer, seed, games, depth=DEPTH, max_moves=MAX_MOVES, explore=EXPLORE, on_game=on_game, last=True,
                    until=(lambda: found is not None and any(found(r) for r in got)), first=first)
     return got
