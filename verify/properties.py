@@ -136,7 +136,8 @@ class Verifier:
 
     def _shortage_rulings(self, by_name: dict) -> None:
         """A ruling the engine reads only when a supply runs short cannot arise once that supply is proved
-        never short (the crosscheck still holds it against every game played)."""
+        never short; nor one the rules read only after a draw found its pile short, once no draw from
+        that pile can (the crosscheck still holds both against every game played)."""
         from soan.dsl.analysis import _uses
 
         supplies = {f.subject: f for f in by_name.get("supplies", [])}
@@ -151,6 +152,20 @@ class Verifier:
                 names = ", ".join(f"'{t.name}'" for t in toks)
                 rulings[i] = Finding("rulings", f.subject, "proved", f"the situation of ruling '{f.subject}' cannot arise",
                                      f"it is read only when {names} runs short, and supplies proves that never happens")
+        for i, f in enumerate(rulings):
+            # read only behind a test that a draw found its pile short (verify/situations.py)
+            read = self.uses.get(f.subject, {"read_by": []})["read_by"]
+            # situations.read_sites walks these whole; any other reader (a token, a declaration, the winner line) it does not
+            if f.verdict != "unknown" or not read or not all(
+                    r.startswith(("procedure ", "def ")) or r in ("setup", "rounds", "scoring") for r in read):
+                continue
+            piles = situations.short_draw_piles(self.spec, f.subject)
+            if piles and all(supplies.get(f"draws from {z}") is not None
+                             and supplies[f"draws from {z}"].verdict == "proved" for z in piles):
+                names = ", ".join(f"'{z}'" for z in sorted(piles))
+                rulings[i] = Finding("rulings", f.subject, "proved", f"the situation of ruling '{f.subject}' cannot arise",
+                                     f"it is read only when a draw from {names} has found too few cards, and supplies "
+                                     f"proves a draw from it never finds it short")
 
     def _errors(self) -> list[Finding]:
         """Seeded games that stopped with a rule error: each a problem, the other properties still reported."""

@@ -28,7 +28,6 @@ from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import State
 
-from .item_progress import _exprs_and_blocks, _rule_bodies
 from .item_witness import Grader
 from .search import directed_games
 
@@ -48,12 +47,15 @@ _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 class ReadSite:
     params: tuple[str, ...]  # the parameters of the procedure or def it lies in (none at top level)
     tests: tuple[ir.Expr, ...]  # what must hold for the read to happen, outermost first
+    # the piles of which a draw must have found too few cards for the read to happen: a test
+    # `n < k` on `let n = min(k, count(Z))` (or `count(Z)`) right before `draw k from Z`
+    short_draws: frozenset = frozenset()
 
 
 def read_sites(spec: ir.Spec, name: str) -> list[ReadSite]:
     """Every place the rules read ruling (or assumption, option) `name`, with the tests on the way."""
     out: list[ReadSite] = []
-    roots = [((), b) for b in _rule_bodies(spec) if not any(b is p.body for p in spec.procedures)]
+    roots = [((), n) for n in (spec.setup, spec.rounds, spec.scoring) if n is not None]  # all of them, headers too
     roots += [(p.params, p.body) for p in spec.procedures if p.body is not None]
     roots += [(d.params, d.body) for d in spec.defs if d.body is not None]
     for params, body in roots:
@@ -70,47 +72,98 @@ class _Walk:
             self.expr(n, tests, lets)
         elif isinstance(n, ir.Block):
             lets = dict(lets)
-            for s in n.stmts:
+            for i, s in enumerate(n.stmts):
                 self.node(s, tests, lets)
                 if isinstance(s, ir.Let):
                     lets[s.name] = _inline(s.value, lets)
+                before = n.stmts[i - 1] if i > 0 else None
+                if isinstance(before, ir.Let) and _counted_draw(before.value, s) is not None:
+                    # from the statement after the draw on, the let says whether the draw was short
+                    lets[(_DRAWN, before.name)] = _counted_draw(before.value, s)
         elif isinstance(n, ir.If):
             before: tuple = ()
             for test, blk in n.branches:
                 self.expr(test, tests + before, lets)
-                t = _inline(test, lets)
-                self.node(blk, tests + before + (t,), lets)
-                before += (ir.Not(t),)
+                self.node(blk, tests + before + (test,), lets)
+                before += (ir.Not(test),)
             if n.orelse is not None:
                 self.node(n.orelse, tests + before, lets)
         elif isinstance(n, ir.OptionBranch):
             if n.when is not None:
                 self.expr(n.when, tests, lets)
-                tests = tests + (_inline(n.when, lets),)
+                tests = tests + (n.when,)
             self.node(n.body, tests, lets)
         elif isinstance(n, ir.Node):
-            exprs, nested = _exprs_and_blocks(n)
-            for e in exprs:
-                self.expr(e, tests, lets)
-            for b in nested:
-                self.node(b, tests, lets)
+            for c in ir.children(n):  # every child: a read missed here would be a read the proof never saw
+                if isinstance(c, ir.Expr):
+                    self.expr(c, tests, lets)
+                else:
+                    self.node(c, tests, lets)
 
     def expr(self, e: ir.Expr, tests: tuple, lets: dict) -> None:
         if isinstance(e, ir.Param) and e.name == self.name:
-            self.out.append(ReadSite(self.params, tests))
+            self.out.append(ReadSite(self.params, tuple(_inline(t, lets) for t in tests),
+                                     frozenset(z for t in tests if (z := _short_draw(t, lets)) is not None)))
         elif isinstance(e, ir.BinOp) and e.op in ("and", "or"):
             self.expr(e.left, tests, lets)
-            left = _inline(e.left, lets)
-            self.expr(e.right, tests + ((left if e.op == "and" else ir.Not(left)),), lets)
+            self.expr(e.right, tests + ((e.left if e.op == "and" else ir.Not(e.left)),), lets)
         elif isinstance(e, ir.Cond):
             self.expr(e.test, tests, lets)
-            t = _inline(e.test, lets)
-            self.expr(e.then, tests + (t,), lets)
-            self.expr(e.orelse, tests + (ir.Not(t),), lets)
+            self.expr(e.then, tests + (e.test,), lets)
+            self.expr(e.orelse, tests + (ir.Not(e.test),), lets)
         else:
             for c in ir.children(e):
                 if isinstance(c, ir.Expr):
                     self.expr(c, tests, lets)
+
+
+_DRAWN = "drawn before"  # the key, beside a let's own, under which a let before a draw is kept
+
+
+def _counted_draw(value: ir.Expr, nxt) -> tuple[str, int, int] | None:
+    """(pile, k, n) when `value` is `min(k, count(pile))` (k unbounded for a bare count) and `nxt`
+    draws a written number n of cards from that shared pile."""
+    if not (isinstance(nxt, ir.Draw) and isinstance(nxt.count, ir.Int) and isinstance(nxt.source, ir.SharedZone)):
+        return None
+    cap = None
+    if isinstance(value, ir.Call) and value.func == "min" and len(value.args) == 2:
+        ints = [a for a in value.args if isinstance(a, ir.Int)]
+        rest = [a for a in value.args if not isinstance(a, ir.Int)]
+        if len(ints) != 1 or len(rest) != 1:
+            return None
+        cap, value = ints[0].value, rest[0]
+    if value == ir.Call("count", (nxt.source,)):
+        return nxt.source.name, (cap if cap is not None else 1 << 30), nxt.count.value
+    return None
+
+
+def _short_draw(test: ir.Expr, lets: dict) -> str | None:
+    """The pile whose draw must have been short for `test` to hold: `n < k` (or `n <= k - 1`,
+    `not (n >= k)`, ...) on a let n of min(k', count(pile)) with k' >= k, right before a draw of
+    at least k cards from the pile (which draws fewer than k only when the pile holds fewer)."""
+    t = normal(test)
+    if not isinstance(t, ir.BinOp) or t.op not in ("<", "<=", ">", ">="):
+        return None
+    local, op, bound = t.left, t.op, t.right
+    if isinstance(bound, ir.Local) and isinstance(local, ir.Int):
+        local, op, bound = bound, _FLIP[op], local
+    if not (isinstance(local, ir.Local) and isinstance(bound, ir.Int) and op in ("<", "<=")):
+        return None
+    k = bound.value + (1 if op == "<=" else 0)  # the test holds exactly when the let is below k
+    got = lets.get((_DRAWN, local.name))
+    if got is None:
+        return None
+    pile, cap, n = got
+    return pile if cap >= k and n >= k else None
+
+
+def short_draw_piles(spec: ir.Spec, name: str) -> set[str] | None:
+    """The piles such that ruling `name` is read only after a draw from one of them found it short
+    (every read behind such a test), or None."""
+    sites = read_sites(spec, name)
+    if not sites or any(not s.short_draws for s in sites):
+        return None
+    return set().union(*(s.short_draws for s in sites))
 
 
 def _inline(e: ir.Expr, lets: dict) -> ir.Expr:

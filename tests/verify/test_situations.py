@@ -104,3 +104,72 @@ def test_a_question_no_seeded_game_answered_is_answered_by_a_steered_game(monkey
     f = _findings()
     q = f[("questions", "bare")]
     assert q["verdict"] == "witnessed" and "yes" in q["claim"]
+
+
+# Two rounds of two turns; a turn forages (draws 3 of the pile) or rests.  Foraging notes how many
+# it could take before drawing; the ruling is read only when that was fewer than 3.  With 12 crates
+# the four turns never find the pile short (12 drawn at most); with 11 the fourth forage can.
+PANTRY = """game "Pantry" players 2..2
+component crate "crate" {
+  size: 1..1
+}
+zone pile: shared hidden stack
+zone hand: per_player public unordered
+cards crate in pile { CRATES x size = 1 }
+ruling short_forage: {what_is_left, nothing} = what_is_left "What does a forager get from a pile with fewer than 3?" cite "test"
+score crates "crates"
+rounds 2 {
+  for p in players {
+    choose by p "a turn" {
+      option forage "forages" {
+        LET
+        DRAW
+        if got < 3 and short_forage == nothing { move p.hand to pile }
+      }
+      option rest "rests" { say "{p} rests" }
+    }
+  }
+}
+scoring {
+  for p in players { award count(p.hand) to p for crates }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _pantry(crates: int = 12, let: str = "let got = min(3, count(pile))", draw: str = "draw 3 from pile to p.hand"):
+    return api.compile_text(PANTRY.replace("CRATES", str(crates)).replace("LET", let).replace("DRAW", draw),
+                            "pantry.soan")
+
+
+def test_a_ruling_read_only_after_a_short_draw_names_that_pile():
+    """`got < 3` on `let got = min(3, count(pile))` right before `draw 3 from pile`: the read needs the draw short."""
+    assert situations.short_draw_piles(_pantry(), "short_forage") == {"pile"}
+
+
+def test_near_misses_of_the_short_draw_pattern_are_not_read_as_one():
+    """A draw of fewer cards than the test's bound, a let capped below it, a bare count, or a statement between let and draw: no pile named (the bare count still is one)."""
+    assert situations.short_draw_piles(_pantry(draw="draw 2 from pile to p.hand"), "short_forage") is None
+    assert situations.short_draw_piles(_pantry(let="let got = min(2, count(pile))"), "short_forage") is None
+    assert situations.short_draw_piles(_pantry(let="let got = count(pile)"), "short_forage") == {"pile"}
+    between = _pantry(draw='say "{p} looks"\n        draw 3 from pile to p.hand')
+    assert situations.short_draw_piles(between, "short_forage") is None
+
+
+def test_verify_proves_the_ruling_moot_when_the_pile_never_runs_short():
+    """12 crates for at most four draws of 3: supplies proves no draw short, so the ruling's situation cannot arise."""
+    spec = _pantry()
+    out = verify(api.tables(spec, 2), 120.0, seed=0, max_games=20)
+    f = {(x["property"], x["subject"]): x for x in out["findings"]}
+    assert f[("supplies", "draws from pile")]["verdict"] == "proved"
+    r = f[("rulings", "short_forage")]
+    assert r["verdict"] == "proved" and "draw from 'pile'" in r["detail"]
+
+
+def test_verify_does_not_prove_the_ruling_moot_when_the_pile_can_run_short():
+    """With 11 crates the fourth forage can find the pile short: the ruling is not proved moot (a game reads it)."""
+    spec = _pantry(crates=11)
+    out = verify(api.tables(spec, 2), 120.0, seed=0, max_games=20)
+    f = {(x["property"], x["subject"]): x for x in out["findings"]}
+    assert f[("supplies", "draws from pile")]["verdict"] != "proved"
+    assert f[("rulings", "short_forage")]["verdict"] != "proved"
