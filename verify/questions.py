@@ -83,6 +83,8 @@ class Observation:
     error: Witness | None = None  # the shortest game where it cannot be worked out
     error_message: str = ""
     error_states: int = 0
+    steered: int = 0  # games steered towards the answer (verify/situations.py), apart from `games`
+    steered_states: int = 0
 
 
 @attrs.define
@@ -706,7 +708,8 @@ def check_questions(tables: Tables, questions: Iterable[ir.Question], records: I
                         max_games if open_qs else 0,
                         progress=lambda g, sec: say(f"questions: {g} games, {sec:.0f}s"),
                         settle={q.name for q in open_qs})
-    for q in open_qs:
+    may_play = max_games != 0 and (max_games is not None or budget_left > 0)
+    for q in open_qs if may_play else []:
         o = watch.observations[q.name]
         if o.hit is None and not (q.kind != "can" and o.error is not None):
             _steer(tables, q, o, seed, say)
@@ -729,7 +732,7 @@ def _steer(tables: Tables, q: ir.Question, o: Observation, seed: int, say: Calla
     say(f"questions: games steered towards {q.name}")
     recs = situations.steered_games(tables, situations.question_steer(tables, q), seed)
     m = watch_games(tables, [q], recs, 0.0, seed, 0).observations[q.name]
-    o.games, o.states, o.error_states = o.games + m.games, o.states + m.states, o.error_states + m.error_states
+    o.steered, o.steered_states, o.error_states = m.games, m.states, o.error_states + m.error_states
     if m.hit is not None:
         o.hit = _keep(o.hit, m.hit)
     if m.error is not None:
@@ -781,6 +784,8 @@ def _finding(tables: Tables, q: ir.Question, proof: Proof, watch: Watch | None, 
                        f"at step {o.error.step} (seed {log['seed']}): {o.error_message}", problem=True,
                        witness=path, moves=moves, depends_on=sorted(set(depends) | set(log["consulted_rulings"])),
                        bounds=bounds)
+    if o.steered:
+        played += f", nor in {o.steered} game{'s' if o.steered != 1 else ''} steered towards it ({o.steered_states} states)"
     seen = ("never true" if q.kind == "can" else "never false") + f" {_where(q)} in {played}"
     if o.error_states:
         seen += f"; could not be worked out in {o.error_states} state(s): {o.error_message}"
