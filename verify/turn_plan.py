@@ -146,7 +146,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          on_game: Callable[[GameRecord], None] | None = None,
          spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
          leaves_of: Callable[[int], int] | None = None,
-         start: tuple[State, list] | None = None) -> tuple[tuple, GameRecord] | None:
+         start: tuple[State, list] | None = None,
+         hopeless: Callable[[list, State], bool] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -156,12 +157,15 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     spent; `leaves` and `tries` replace LEAVES and TRIES (a cheaper plan); `leaves_of(seat)`, where
     given, is each seat's own number of sequences in place of `leaves` (one seat planned closely, the
     others cheaply); `start`, where given, is a state and the steps that led to it (a game's
-    opening kept), planned on from there."""
+    opening kept), planned on from there; `hopeless(kept, state)`, where given, is asked after each
+    round with the values kept so far (the start's first, then each round's) and the state kept: where
+    it says so, planning stops there (the rest played out at random), its work saved."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
         st, steps = (State(tables).start(), []) if start is None else (start[0].clone(), list(start[1]))
         best_v = objective(st)
+        kept = [best_v]
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
                 break
@@ -176,6 +180,9 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             v, st, taken = found
             steps += taken
             best_v = max(best_v, v)
+            kept.append(v)
+            if hopeless is not None and not (settled is not None and settled(best_v)) and hopeless(kept, st):
+                break
         steps.extend(play_out(st, rng))  # the rest at random: the witness is a whole game
     except SpecRuntimeError:  # the spec's own fault, which the seeded games report
         return None
