@@ -67,12 +67,14 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
     seat = st.current_player()
     ends: list = []
 
-    def grow(s: State, seq: list, budget: int) -> None:
+    def grow(s: State, seq: list, budget: int, owned: bool) -> None:
+        # owned: `s` is this call's own copy (not the caller's state), so it may be played on in place
         if s.is_terminal() or s.current_player() != seat or len(seq) >= DEPTH:
             ends.append((s, seq))
             return
         if budget <= 1:  # no budget left to branch: the run finished at random
-            s = s.clone()
+            if not owned:
+                s = s.clone()
             seq = list(seq)
             while not s.is_terminal() and s.current_player() == seat and len(seq) < DEPTH:
                 m = rng.randrange(len(s.legal_moves()))
@@ -84,13 +86,14 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
         moves = list(range(len(s.legal_moves())))
         rng.shuffle(moves)
         moves = moves[:budget]
-        for m in moves:
-            c = s.clone()
+        for i, m in enumerate(moves):
+            # the last move may be played on `s` itself where it is this call's own: nothing reads it after
+            c = s if owned and i == len(moves) - 1 else s.clone()
             c.apply(m)
             work.spent += 1
-            grow(c, seq + [m], budget // len(moves))
+            grow(c, seq + [m], budget // len(moves), True)
 
-    grow(st, [], leaves)
+    grow(st, [], leaves, False)
     valued = []
     for s, seq in ends:
         work.spent += 1
