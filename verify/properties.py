@@ -57,9 +57,8 @@ PROGRESS_STEPS_PER_GAME = 80
 PROGRESS_SHAPE = (8, 6, 0, 0)
 # a climb towards a bound an item's best game already meets within 2x (aiming at tight) stops after
 # this many games per game of --games in a row raise nothing (on the largest shipped spec such climbs
-# spent 40% of the default run and their last gain came within 500 games; at 3 per game, Pitmaster-20's
-# two such climbs at 4 players raised nothing in 360 games each, 11 s of CPU)
-TIGHT_PATIENCE_PER_GAME = 1
+# spent 40% of the default run and their last gain came within 500 games)
+TIGHT_PATIENCE_PER_GAME = 3
 # the climbs aimed at loose items' own values and conditions (verify/item_witness.py): games per game
 # of --games for each item and for all of them, and how many in a row may raise nothing
 WITNESS_EVALS_PER_GAME = 3
