@@ -67,12 +67,14 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
     seat = st.current_player()
     ends: list = []
 
-    def grow(s: State, seq: list, budget: int) -> None:
+    def grow(s: State, seq: list, budget: int, owned: bool) -> None:
+        # owned: `s` is this call's own copy (not the caller's state), so it may be played on in place
         if s.is_terminal() or s.current_player() != seat or len(seq) >= DEPTH:
             ends.append((s, seq))
             return
         if budget <= 1:  # no budget left to branch: the run finished at random
-            s = s.clone()
+            if not owned:
+                s = s.clone()
             seq = list(seq)
             while not s.is_terminal() and s.current_player() == seat and len(seq) < DEPTH:
                 m = rng.randrange(len(s.legal_moves()))
@@ -84,13 +86,14 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
         moves = list(range(len(s.legal_moves())))
         rng.shuffle(moves)
         moves = moves[:budget]
-        for m in moves:
-            c = s.clone()
+        for i, m in enumerate(moves):
+            # the last move may be played on `s` itself where it is this call's own: nothing reads it after
+            c = s if owned and i == len(moves) - 1 else s.clone()
             c.apply(m)
             work.spent += 1
-            grow(c, seq + [m], budget // len(moves))
+            grow(c, seq + [m], budget // len(moves), True)
 
-    grow(st, [], leaves)
+    grow(st, [], leaves, False)
     valued = []
     for s, seq in ends:
         work.spent += 1
@@ -146,7 +149,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          on_game: Callable[[GameRecord], None] | None = None,
          spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
          leaves_of: Callable[[int], int] | None = None,
-         start: tuple[State, list] | None = None) -> tuple[tuple, GameRecord] | None:
+         start: tuple[State, list] | None = None,
+         hopeless: Callable[[list, State], bool] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -156,12 +160,15 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     spent; `leaves` and `tries` replace LEAVES and TRIES (a cheaper plan); `leaves_of(seat)`, where
     given, is each seat's own number of sequences in place of `leaves` (one seat planned closely, the
     others cheaply); `start`, where given, is a state and the steps that led to it (a game's
-    opening kept), planned on from there."""
+    opening kept), planned on from there; `hopeless(kept, state)`, where given, is asked after each
+    round with the values kept so far (the start's first, then each round's) and the state kept: where
+    it says so, planning stops there (the rest played out at random), its work saved."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
         st, steps = (State(tables).start(), []) if start is None else (start[0].clone(), list(start[1]))
         best_v = objective(st)
+        kept = [best_v]
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
                 break
@@ -176,6 +183,9 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             v, st, taken = found
             steps += taken
             best_v = max(best_v, v)
+            kept.append(v)
+            if hopeless is not None and not (settled is not None and settled(best_v)) and hopeless(kept, st):
+                break
         steps.extend(play_out(st, rng))  # the rest at random: the witness is a whole game
     except SpecRuntimeError:  # the spec's own fault, which the seeded games report
         return None

@@ -186,17 +186,43 @@ def waiting_count(tables: Tables, token: str) -> Callable[[State], int] | None:
     if not found:
         return None
     x = tables.rules.x
-    compiled = {zone: [[(var, x(test)) for var, test in path] for path in paths] for zone, paths in found.items()}
+    # the same test (the same node of the rules, read on the same variable) on several ways to a give,
+    # and the same way reached through several calls, are worked out once a card
+    tests: list[tuple[str, ir.Expr]] = []
+
+    def index(var: str, test: ir.Expr) -> int:
+        k = next((k for k, (v, e) in enumerate(tests) if v == var and e is test), None)
+        if k is None:
+            tests.append((var, test))
+            k = len(tests) - 1
+        return k
+    compiled: dict[str, list[tuple[int, ...]]] = {}
+    for zone, paths in found.items():
+        ways = compiled.setdefault(zone, [])
+        for path in paths:
+            way = tuple(index(var, test) for var, test in path)
+            if way not in ways:
+                ways.append(way)
+    fns = [(var, x(test)) for var, test in tests]
     slots = [(tables.slot_of[(z, i)], compiled[z]) for z in sorted(compiled) for i in range(tables.n)
              if (z, i) in tables.slot_of]
 
     def passes(st: State, card, paths) -> bool:
+        known: dict[int, bool] = {}  # a test's outcome on this card (False also where it cannot be worked out)
         for path in paths:
-            try:
-                if all(fn(st, {var: card}) for var, fn in path):
-                    return True
-            except Exception:  # a test that cannot be worked out on this card: not counted
-                continue
+            for k in path:
+                ok = known.get(k)
+                if ok is None:
+                    var, fn = fns[k]
+                    try:
+                        ok = bool(fn(st, {var: card}))
+                    except Exception:  # a test that cannot be worked out on this card: not counted
+                        ok = False
+                    known[k] = ok
+                if not ok:
+                    break
+            else:
+                return True
         return False
 
     def count(st: State) -> int:

@@ -1,7 +1,8 @@
 """The turn-planned search (verify/turn_plan.py): a shortage of tokens held one per card, which
 needs every seat to lay cards out, take the market card and then choose the right cards to work
 on, is witnessed when the supply is short by one and its game replays; a supply exactly as
-large as the most that can be out is never found short."""
+large as the most that can be out is never found short; a plan whose pace cannot reach the supply
+gives up before its last round, one whose pace can does not."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from soan import api
 from soan.interpreter.play import replay
-from soan.verify import stepwise, turn_plan
+from soan.verify import stepwise, supplies, turn_plan
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 
@@ -120,3 +121,49 @@ def test_pitmaster_roast_tokens_can_run_short_at_four_players():
     short = any(kind == "short_supply" and site[0] == "roast_token" for kind, site in rec.state.first_marks)
     assert value[0] == 1 and short
     assert any(kind == "short_supply" and site[0] == "roast_token" for kind, site in replay(t, rec.log).first_marks)
+
+
+def _plan_paced(supply: int, seed: int):
+    t = _tables(supply)
+    spent = [0]
+    got = turn_plan.plan(t, stepwise.potential_objective(t, "mark", supply), seed, 200_000,
+                         settled=lambda v: v[0] == 1, spent=spent, hopeless=supplies.out_of_pace(supply, 3))
+    return got, spent[0]
+
+
+def test_the_plan_gives_up_where_its_pace_cannot_reach_the_supply():
+    """With 20 marks (at most 7 can be out), the plan stands at 6 after round 2, having risen 1.5 in it: 6 + 1.5 x 1.5 for the one round left is below 21, so round 3 is not planned and its work is saved."""
+    for seed in range(2):
+        (value, rec), spent = _plan_paced(20, seed)
+        (full_value, _), full_spent = _plan_paced_off(20, seed)
+        assert value[0] == 0 and not _short(rec.state)
+        assert spent < full_spent and full_value > value
+
+
+def test_the_plan_keeps_going_where_its_pace_still_reaches_the_supply():
+    """With 7 marks (exactly the most that can be out), 6 after round 2 plus 1.5 x 1.5 reaches 8: the pace rule does not give up, and the plan takes all 7 out, as without it."""
+    for seed in range(2):
+        (value, rec), spent = _plan_paced(7, seed)
+        (full_value, _), full_spent = _plan_paced_off(7, seed)
+        assert 7 - rec.state.supply["mark"] == 7 and value == full_value and spent == full_spent
+
+
+def _plan_paced_off(supply: int, seed: int):
+    t = _tables(supply)
+    spent = [0]
+    got = turn_plan.plan(t, stepwise.potential_objective(t, "mark", supply), seed, 200_000,
+                         settled=lambda v: v[0] == 1, spent=spent)
+    return got, spent[0]
+
+
+def test_the_pace_rule_reads_the_rounds_left_from_the_state_kept():
+    """A plan that rose 3 in round 2 and stands at 21 with 2 rounds left gives up with 30 tokens (21 + 1.5 x 3 x 2 = 30, below the 31st) and not with 29 (30 reaches the 30th); with no round count it never gives up."""
+
+    class At:
+        round = 3  # the state kept after round 2 stands at round 3's start
+
+    kept = [(0, 0.0), (0, 18.0), (0, 21.0)]
+    assert supplies.out_of_pace(30, 4)(kept, At())
+    assert not supplies.out_of_pace(29, 4)(kept, At())
+    assert not supplies.out_of_pace(30, None)(kept, At())
+    assert not supplies.out_of_pace(30, 4)(kept[:2], At())  # after round 1 only: no pace yet
