@@ -82,6 +82,7 @@ class GreedyBot:
             return 0
         rng = info.rng or self.rng
         sample = info.sample(rng)
+        sample.lazy_moves = True  # its copies' next decisions are mostly only scored: their moves made when read
         ev = evaluator(sample.t)
         best: list[int] = []
         best_value = None

@@ -19,7 +19,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
-from .state import PASS, Chance, Decision, Frame, Move, Straight, _over_budget, player_index
+from .state import PASS, Chance, Decision, Frame, LabelView, LazyDecision, Move, Straight, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
 _CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
@@ -612,6 +612,10 @@ class RuleCompiler:
             p = player_index(player(st, env), span)
             items, _ = candidates(st, env)
             if kind is None:
+                if st.lazy_moves and items and pass_if is None:  # a bot's copy: the moves made when read
+                    st.pending = LazyDecision(p, sorted_item_moves, (LabelView(st), items, p), var, env, body, orelse,
+                                              prompt, sim, site)
+                    return
                 moves = item_moves(st, items, p)
                 if moves and pass_if is None:  # decide(), inline: the commonest choice, one item and no pass
                     moves.sort(key=_SORT_KEY)
@@ -1038,6 +1042,13 @@ def item_moves(st, items, chooser: int) -> list[Move]:
         if label not in moves:
             moves[label] = Move(label, x, (0, label))
     return list(moves.values())
+
+
+def sorted_item_moves(st, items, chooser: int) -> tuple:
+    """The moves of a choice of one item (at least one item, no pass) as the choice op makes them: item_moves sorted."""
+    moves = item_moves(st, items, chooser)
+    moves.sort(key=_SORT_KEY)
+    return tuple(moves)
 
 
 def subset_moves(classes, lo, hi, span) -> list[Move]:

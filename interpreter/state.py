@@ -77,6 +77,31 @@ class Decision:
         self.site = site
 
 
+class LazyDecision(Decision):
+    """A decision in a bot's copy (State.lazy_moves) whose moves are made only when read: most of a greedy bot's
+    copies are only scored, their next decision never looked at.  `make(*args)` gives the very tuple the choice
+    would have made at once; `args` hold what it reads of the state (a LabelView), which nothing changes before the
+    moves are read: apply reads them first, clone copies them (so a copy's Decision is a plain one), and an ending
+    run on the copy drops the decision unread."""
+
+    __slots__ = ("_moves", "_make", "_args")
+
+    def __init__(self, player, make, args, var, env, body, orelse, prompt, simultaneous, site):
+        self.player = player
+        self._moves = None
+        self._make, self._args = make, args
+        self.var, self.env, self.body, self.orelse, self.options = var, env, body, orelse, None
+        self.prompt, self.simultaneous, self.site = prompt, simultaneous, site
+
+    @property
+    def moves(self) -> tuple:
+        m = self._moves
+        if m is None:
+            m = self._moves = self._make(*self._args)
+            self._args = None
+        return m
+
+
 class Chance:
     """A chance event.  `outcomes` is [(label, probability)], or for a shuffle
     the number of cards (every order equally likely).  A pick binds `var` to
@@ -157,6 +182,9 @@ def _over_budget(loop) -> SpecRuntimeError:
 
 class State:
     """One game in progress."""
+
+    # a bot's copy sets this: its choices of one item make their moves only when read (LazyDecision)
+    lazy_moves = False
 
     def __init__(self, tables: Tables, narrate: bool = False):
         t = self.t = tables
@@ -354,6 +382,8 @@ class State:
         new.ending = self.ending
         new.on_round_end = None
         new.memo = None
+        if self.lazy_moves:
+            new.lazy_moves = True
         envs: dict[int, dict] = {}  # each env copied once, shared again where frames shared it
         get = envs.get
         frames = []
@@ -541,6 +571,19 @@ class State:
         self.frames.clear()
         self.pending = None
         self.event("result", dict(self.result))
+
+
+class LabelView:
+    """What a choice's labels read of a state (compile.item_moves: its cards' places, sight, face and states), held
+    apart from the state so that a LazyDecision does not make a reference cycle with the state it is pending in."""
+
+    __slots__ = ("t", "loc", "known", "facedown", "cs", "zones")
+
+    def __init__(self, st: State):
+        self.t, self.loc, self.known, self.facedown, self.cs, self.zones = (st.t, st.loc, st.known, st.facedown,
+                                                                            st.cs, st.zones)
+
+    card_text = State.card_text
 
 
 def player_index(value, span) -> int:
