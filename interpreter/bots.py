@@ -322,4 +322,5 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     for f in s.frames:
         if f.loop is not None and hasattr(f.loop, "items"):
             f.loop.items = remap(f.loop.items)
+    remap = None  # it refers to itself through its closure: a reference cycle the garbage collector would have to free
     return s

@@ -1178,6 +1178,7 @@ def _make_selections(sizes: tuple, lo: int, hi: int) -> tuple:
             picked.pop()
 
     rec(0, hi)
+    rec = None  # it refers to itself through its closure: a reference cycle the garbage collector would have to free
     out.sort(key=lambda s: s[1])
     return tuple(out)
 

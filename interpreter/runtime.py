@@ -848,7 +848,12 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
                 out.extend(split(sub, k + 1, top and not out))
         return out
 
-    return split(list(seq), 0) if seq else []
+    try:
+        return split(list(seq), 0)
+    finally:
+        # split refers to itself through its closure: without this the call's closure (and the state it holds, a bot's
+        # whole copy) would be a reference cycle, freed only by the garbage collector
+        split = None
 
 
 class _Desc:
