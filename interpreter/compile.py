@@ -625,7 +625,15 @@ class RuleCompiler:
                 classes = item_classes(st, items, p)
                 lo = 0 if lo_f is None else lo_f(st, env)
                 hi = hi_f(st, env)
-                moves = subset_moves(classes, lo, hi, span)
+                if st.lazy_moves and pass_if is None:  # a bot's copy: the selections made when read
+                    plan = subset_plan(classes, lo, hi, span)  # the bounds checked, and emptiness known, at once
+                    if plan is not None:
+                        st.pending = LazyDecision(p, planned_selections, (plan,), var, env, body, orelse, prompt, sim,
+                                                  site)
+                        return
+                    moves = []
+                else:
+                    moves = subset_moves(classes, lo, hi, span)
             # selections come sorted by their keys, each its own (_selections): a sort would leave them be
             decide(st, f, p, moves, var, body, None, kind is not None)
 
@@ -1054,21 +1062,36 @@ def sorted_item_moves(st, items, chooser: int) -> tuple:
 def subset_moves(classes, lo, hi, span) -> list[Move]:
     """Every choice of between lo and hi items, items alike counted once,
     ordered by (how many, then more of the earlier classes first)."""
+    plan = subset_plan(classes, lo, hi, span)
+    return [] if plan is None else _planned(plan)
+
+
+def subset_plan(classes, lo, hi, span) -> tuple | None:
+    """subset_moves' checks: its located errors, None where no selection is possible, else what its moves are made
+    from (planned_selections makes them)."""
     if not isinstance(lo, int) or not isinstance(hi, int):
         raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
     classes = sorted(classes, key=_CLASS_KEY)
     sizes = tuple(len(c[2]) for c in classes)
     hi = min(hi, sum(sizes))
     if hi < lo:
-        return []
+        return None
     # The limit as the first enumeration applied it: it stopped once more than the limit were
     # listed and anything was left to visit; the empty selection, when allowed, is visited last.
     if _count_selections(sizes, lo, hi) > MAX_SUBSETS + (1 if lo <= 0 else 0):
         raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
                                "split it into several smaller choices")
-    members = [c[2] for c in classes]
-    return [_Selection(label, key, members, taken)
-            for label, taken, key in _labelled(tuple(c[0] for c in classes), sizes, lo, hi)]
+    return [c[2] for c in classes], tuple(c[0] for c in classes), sizes, lo, hi
+
+
+def _planned(plan) -> list[Move]:
+    members, labels, sizes, lo, hi = plan
+    return [_Selection(label, key, members, taken) for label, taken, key in _labelled(labels, sizes, lo, hi)]
+
+
+def planned_selections(plan) -> tuple:
+    """The moves of a choice of several items (no pass) as the choice op makes them, from subset_plan's plan."""
+    return tuple(_planned(plan))
 
 
 class _Selection(Move):

@@ -1,4 +1,5 @@
-"""A bot's copy makes a choice's moves only when read (state.LazyDecision): the same moves, and never a stale view."""
+"""A bot's copy makes a choice's moves (of one item or several) only when read (state.LazyDecision): the same moves,
+and never a stale view."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def _walk(spec: str, n: int, seed: int):
 
 def test_lazy_copies_offer_the_moves_an_eager_copy_offers():
     """After every move of every decision of a game, a lazy copy's next decision offers the eager copy's moves."""
-    lazy_seen = 0
+    lazy_seen = subsets_seen = 0
     for spec, n in ((SPECS[0], 4), (SPECS[1], 2)):
         for st in _walk(spec, n, 3):
             for i in range(len(st.pending.moves)):
@@ -41,11 +42,12 @@ def test_lazy_copies_offer_the_moves_an_eager_copy_offers():
                 lazy.apply(i)
                 if isinstance(lazy.pending, LazyDecision):
                     lazy_seen += 1
+                    subsets_seen += type(lazy.pending.moves[0]).__name__ == "_Selection"  # a choice of several items
                 assert type(eager.pending) is type(lazy.pending) or isinstance(lazy.pending, LazyDecision)
                 if isinstance(eager.pending, Decision):
                     assert _moves(lazy.pending) == _moves(eager.pending)
                     assert lazy.pending.player == eager.pending.player and lazy.pending.prompt == eager.pending.prompt
-    assert lazy_seen > 100
+    assert lazy_seen > 100 and subsets_seen > 5
 
 
 def test_a_copy_reads_the_moves_of_the_state_it_was_made_from():
