@@ -19,7 +19,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
-from .state import PASS, Chance, Decision, Frame, LabelView, LazyDecision, Move, Straight, _over_budget, player_index
+from .state import PASS, Chance, Decision, Frame, LabelView, LazyChance, LazyDecision, Move, Straight, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
 _CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
@@ -665,11 +665,13 @@ class RuleCompiler:
                 env[var] = pairs[0][0]
                 st.frames.append(Frame(body, env))
                 return
-            total = sum(w for _, w in pairs)
-            outcomes = tuple((value_label(st, x), Fraction(w, total)) for x, w in pairs)
-            st.pending = Chance("pick", outcomes, tuple(x for x, _ in pairs), var, env, body,
-                                text=f"random {ir.shown(var)}")
+            if st.lazy_moves:  # a bot's copy: the outcomes made when read
+                st.pending = LazyChance("pick", pick_outcomes, (LabelView(st), pairs), var, env, body, text)
+                return
+            outcomes, values = pick_outcomes(st, pairs)
+            st.pending = Chance("pick", outcomes, values, var, env, body, text=text)
 
+        text = f"random {ir.shown(var)}"
         return op
 
     def s_For(self, s, sim):
@@ -970,6 +972,12 @@ def _traced(op, s, sim, reached: set):
 
 
 # ---- choices over items ------------------------------------------------------------------------
+
+
+def pick_outcomes(st, pairs) -> tuple[tuple, tuple]:
+    """A random pick's outcomes ((label, chance) for each (item, weight) of `pairs`) and its values (the items)."""
+    total = sum(w for _, w in pairs)
+    return tuple((value_label(st, x), Fraction(w, total)) for x, w in pairs), tuple(x for x, _ in pairs)
 
 
 def value_label(st, x) -> str:

@@ -126,6 +126,38 @@ class Chance:
         return f"{self.text}: {self.outcomes[outcome][0]}"
 
 
+class LazyChance(Chance):
+    """A random pick in a bot's copy (State.lazy_moves) whose outcomes (labels and chances) and values are made only
+    when read: a copy is mostly scored where it stands, its pick never drawn.  `make(*args)` gives the very
+    (outcomes, values) the pick would have made at once, from what it reads of the state (a LabelView), which
+    nothing changes before they are read: drawing or applying an outcome reads them first, clone copies them (a
+    copy's Chance is a plain one), and an ending run on the copy drops the pick unread."""
+
+    __slots__ = ("_outcomes", "_values", "_make", "_args")
+
+    def __init__(self, kind, make, args, var, env, body, text):
+        self.kind = kind
+        self._outcomes = self._values = None
+        self._make, self._args = make, args
+        self.var, self.env, self.body, self.target, self.text = var, env, body, None, text
+
+    def _made(self) -> None:
+        self._outcomes, self._values = self._make(*self._args)
+        self._args = None
+
+    @property
+    def outcomes(self):
+        if self._outcomes is None:
+            self._made()
+        return self._outcomes
+
+    @property
+    def values(self):
+        if self._outcomes is None:
+            self._made()
+        return self._values
+
+
 class ShuffleOutcomes:
     """The outcomes of a shuffle of n cards: every ordering of the zone, each with probability 1/n!.
 
@@ -183,7 +215,8 @@ def _over_budget(loop) -> SpecRuntimeError:
 class State:
     """One game in progress."""
 
-    # a bot's copy sets this: its choices of one item make their moves only when read (LazyDecision)
+    # a bot's copy sets this: its choices make their moves, and its random picks their outcomes, only when read
+    # (LazyDecision, LazyChance)
     lazy_moves = False
 
     def __init__(self, tables: Tables, narrate: bool = False):

@@ -7,7 +7,7 @@ import random
 
 from soan import api
 from soan.interpreter.bots import determinize
-from soan.interpreter.state import Decision, LazyDecision, State
+from soan.interpreter.state import Chance, Decision, LazyChance, LazyDecision, State
 
 SPECS = ("specs/kitano-20.soan", "specs/hibachi.soan")
 
@@ -43,7 +43,7 @@ def test_lazy_copies_offer_the_moves_an_eager_copy_offers():
                 if isinstance(lazy.pending, LazyDecision):
                     lazy_seen += 1
                     subsets_seen += type(lazy.pending.moves[0]).__name__ == "_Selection"  # a choice of several items
-                assert type(eager.pending) is type(lazy.pending) or isinstance(lazy.pending, LazyDecision)
+                assert type(eager.pending) is type(lazy.pending) or isinstance(lazy.pending, (LazyDecision, LazyChance))
                 if isinstance(eager.pending, Decision):
                     assert _moves(lazy.pending) == _moves(eager.pending)
                     assert lazy.pending.player == eager.pending.player and lazy.pending.prompt == eager.pending.prompt
@@ -69,3 +69,25 @@ def test_a_copy_reads_the_moves_of_the_state_it_was_made_from():
         assert _moves(lazy.pending) == _moves(eager.pending)
         checked += 1
     assert checked > 10
+
+
+def test_lazy_picks_offer_the_outcomes_an_eager_copy_offers():
+    """After every move of a game, a lazy copy's random pick has the eager copy's outcomes, values and draw."""
+    picks = 0
+    for spec, n in (("specs/hibachi.soan", 2), ("specs/bbqp-9.soan", 3)):
+        for st in _walk(spec, n, 4):
+            for i in range(len(st.pending.moves)):
+                eager, lazy = st.clone(), st.clone()
+                lazy.lazy_moves = True
+                eager.apply(i)
+                lazy.apply(i)
+                if not isinstance(eager.pending, Chance) or eager.pending.kind != "pick":
+                    continue
+                assert isinstance(lazy.pending, LazyChance)
+                picks += 1
+                copied = lazy.clone()  # a copy reads the outcomes first: a plain Chance
+                assert type(copied.pending) is Chance
+                assert lazy.pending.outcomes == eager.pending.outcomes and lazy.pending.values == eager.pending.values
+                assert copied.pending.outcomes == eager.pending.outcomes
+                assert lazy.sample_chance(random.Random(i)) == eager.sample_chance(random.Random(i))
+    assert picks > 20
