@@ -264,7 +264,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     t = s.t
     bit = 1 << seat
     groups: dict[tuple, list[int]] = {}
-    kinds = getattr(t, "_redeal_kinds", None)  # each card's (kind, owner's seat or -1): the cards it may swap with
+    kinds = getattr(t, "_redeal_kinds", None)  # each card's (kind, owner's seat or -1): the group it is re-dealt within
     if kinds is None:
         kinds = t._redeal_kinds = tuple((t.kind[cid], -1 if t.owner[cid] is None else t.owner[cid].i)
                                         for cid in range(t.n_cards))
