@@ -41,7 +41,7 @@ def main(argv=None) -> None:
           f"{stats.total_tt / a.games * 1000:.1f} ms per game under the profiler")
     if a.bot == "greedy":
         parts = {"choose": "bots.py:.*\\(choose\\)", "sampling hidden cards": "determinize",
-                 "copies": "state.py:.*\\(clone\\)", "keys of what the ending reads": "reads.py:.*\\(key\\)",
+                 "copies": "state.py:.*\\(clone\\)", "keys of what the ending reads": "ending key>:.*\\(key\\)|reads.py:.*\\(key",
                  "endings run (scoring)": "finish_now", "winners, places and margins": "_decided|_outcome"}
         cum = {}
         for (path, line, fn), (cc, nc, tt, ct, callers) in stats.stats.items():

@@ -82,6 +82,7 @@ class GreedyBot:
             return 0
         rng = info.rng or self.rng
         sample = info.sample(rng)
+        sample.lazy_moves = True  # its copies' next decisions are mostly only scored: their moves made when read
         ev = evaluator(sample.t)
         best: list[int] = []
         best_value = None
@@ -119,17 +120,22 @@ class GreedyBot:
                 known = None
                 continue
             best_i, best_value, best_pure, best_c = 0, None, False, None
+            last = len(moves) - 1
             for j in range(len(moves)):
-                c = s.clone()
+                # the last option is played on `s` itself where `s` is not needed again: the best so far is a copy kept
+                # whole, and the ending runs on a copy of its own (finish_now without spare) unless remembered, so `s`
+                # stays the position the option leads to
+                own = j < last or best_c is None
+                c = s.clone() if own else s
                 c.apply(j)
                 drawn = [0]
                 ended = c.is_terminal()
-                value = ev.outcome(c, rng, spare=True, drawn=drawn).key(seat)
+                value = ev.outcome(c, rng, spare=own, drawn=drawn).key(seat)
                 if best_value is None or value > best_value:
-                    # a copy the evaluator did not end in place (its outcome remembered, or the game over) is the
-                    # position the move leads to, as applying it to `s` would make it
+                    # a copy the evaluator did not end in place (its outcome remembered, the game over, or `s`
+                    # itself, ended on a copy) is the position the move leads to, as applying it to `s` would make it
                     best_i, best_value, best_pure = j, value, not drawn[0]
-                    best_c = c if ended or not c.ending else None
+                    best_c = c if ended or not c.ending or not own else None
             if best_c is not None:
                 s = best_c
             else:
@@ -258,9 +264,15 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     t = s.t
     bit = 1 << seat
     groups: dict[tuple, list[int]] = {}
+    kinds = getattr(t, "_redeal_kinds", None)  # each card's (kind, owner's seat or -1): the group it is re-dealt within
+    if kinds is None:
+        kinds = t._redeal_kinds = tuple((t.kind[cid], -1 if t.owner[cid] is None else t.owner[cid].i)
+                                        for cid in range(t.n_cards))
+    facedown, known, loc, sees = s.facedown, s.known, s.loc, t.slot_sees
     for cid in range(t.n_cards):
-        if not s.viewers(cid) & bit:
-            groups.setdefault((t.kind[cid], -1 if t.owner[cid] is None else t.owner[cid].i), []).append(cid)
+        # State.viewers, inline: who sees a face-down card is who knows it; a face-up one, also who sees its place
+        if not (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
+            groups.setdefault(kinds[cid], []).append(cid)
     mapping: dict[int, int] = {}
     for ids in groups.values():
         if len(ids) < 2:
@@ -310,4 +322,5 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     for f in s.frames:
         if f.loop is not None and hasattr(f.loop, "items"):
             f.loop.items = remap(f.loop.items)
+    remap = None  # it refers to itself through its closure: a reference cycle the garbage collector would have to free
     return s

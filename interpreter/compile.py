@@ -19,7 +19,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
 from soan.dsl.limits import MAX_LOOP_PASSES
 
-from .state import PASS, Chance, Decision, Frame, Move, Straight, _over_budget, player_index
+from .state import PASS, Chance, Decision, Frame, LabelView, LazyChance, LazyDecision, Move, Straight, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
 _CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
@@ -612,6 +612,10 @@ class RuleCompiler:
             p = player_index(player(st, env), span)
             items, _ = candidates(st, env)
             if kind is None:
+                if st.lazy_moves and items and pass_if is None:  # a bot's copy: the moves made when read
+                    st.pending = LazyDecision(p, sorted_item_moves, (LabelView(st), items, p), var, env, body, orelse,
+                                              prompt, sim, site)
+                    return
                 moves = item_moves(st, items, p)
                 if moves and pass_if is None:  # decide(), inline: the commonest choice, one item and no pass
                     moves.sort(key=_SORT_KEY)
@@ -621,7 +625,15 @@ class RuleCompiler:
                 classes = item_classes(st, items, p)
                 lo = 0 if lo_f is None else lo_f(st, env)
                 hi = hi_f(st, env)
-                moves = subset_moves(classes, lo, hi, span)
+                if st.lazy_moves and pass_if is None:  # a bot's copy: the selections made when read
+                    plan = subset_plan(classes, lo, hi, span)  # the bounds checked, and emptiness known, at once
+                    if plan is not None:
+                        st.pending = LazyDecision(p, planned_selections, (plan,), var, env, body, orelse, prompt, sim,
+                                                  site)
+                        return
+                    moves = []
+                else:
+                    moves = subset_moves(classes, lo, hi, span)
             # selections come sorted by their keys, each its own (_selections): a sort would leave them be
             decide(st, f, p, moves, var, body, None, kind is not None)
 
@@ -653,11 +665,13 @@ class RuleCompiler:
                 env[var] = pairs[0][0]
                 st.frames.append(Frame(body, env))
                 return
-            total = sum(w for _, w in pairs)
-            outcomes = tuple((value_label(st, x), Fraction(w, total)) for x, w in pairs)
-            st.pending = Chance("pick", outcomes, tuple(x for x, _ in pairs), var, env, body,
-                                text=f"random {ir.shown(var)}")
+            if st.lazy_moves:  # a bot's copy: the outcomes made when read
+                st.pending = LazyChance("pick", pick_outcomes, (LabelView(st), pairs), var, env, body, text)
+                return
+            outcomes, values = pick_outcomes(st, pairs)
+            st.pending = Chance("pick", outcomes, values, var, env, body, text=text)
 
+        text = f"random {ir.shown(var)}"
         return op
 
     def s_For(self, s, sim):
@@ -960,6 +974,12 @@ def _traced(op, s, sim, reached: set):
 # ---- choices over items ------------------------------------------------------------------------
 
 
+def pick_outcomes(st, pairs) -> tuple[tuple, tuple]:
+    """A random pick's outcomes ((label, chance) for each (item, weight) of `pairs`) and its values (the items)."""
+    total = sum(w for _, w in pairs)
+    return tuple((value_label(st, x), Fraction(w, total)) for x, w in pairs), tuple(x for x, _ in pairs)
+
+
 def value_label(st, x) -> str:
     if type(x) is CardRef:
         return st.card_text(x.id)
@@ -1040,24 +1060,46 @@ def item_moves(st, items, chooser: int) -> list[Move]:
     return list(moves.values())
 
 
+def sorted_item_moves(st, items, chooser: int) -> tuple:
+    """The moves of a choice of one item (at least one item, no pass) as the choice op makes them: item_moves sorted."""
+    moves = item_moves(st, items, chooser)
+    moves.sort(key=_SORT_KEY)
+    return tuple(moves)
+
+
 def subset_moves(classes, lo, hi, span) -> list[Move]:
     """Every choice of between lo and hi items, items alike counted once,
     ordered by (how many, then more of the earlier classes first)."""
+    plan = subset_plan(classes, lo, hi, span)
+    return [] if plan is None else _planned(plan)
+
+
+def subset_plan(classes, lo, hi, span) -> tuple | None:
+    """subset_moves' checks: its located errors, None where no selection is possible, else what its moves are made
+    from (planned_selections makes them)."""
     if not isinstance(lo, int) or not isinstance(hi, int):
         raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
     classes = sorted(classes, key=_CLASS_KEY)
     sizes = tuple(len(c[2]) for c in classes)
     hi = min(hi, sum(sizes))
     if hi < lo:
-        return []
+        return None
     # The limit as the first enumeration applied it: it stopped once more than the limit were
     # listed and anything was left to visit; the empty selection, when allowed, is visited last.
     if _count_selections(sizes, lo, hi) > MAX_SUBSETS + (1 if lo <= 0 else 0):
         raise SpecRuntimeError(f"this choice has more than {MAX_SUBSETS} possible selections", span,
                                "split it into several smaller choices")
-    members = [c[2] for c in classes]
-    return [_Selection(label, key, members, taken)
-            for label, taken, key in _labelled(tuple(c[0] for c in classes), sizes, lo, hi)]
+    return [c[2] for c in classes], tuple(c[0] for c in classes), sizes, lo, hi
+
+
+def _planned(plan) -> list[Move]:
+    members, labels, sizes, lo, hi = plan
+    return [_Selection(label, key, members, taken) for label, taken, key in _labelled(labels, sizes, lo, hi)]
+
+
+def planned_selections(plan) -> tuple:
+    """The moves of a choice of several items (no pass) as the choice op makes them, from subset_plan's plan."""
+    return tuple(_planned(plan))
 
 
 class _Selection(Move):
@@ -1167,6 +1209,7 @@ def _make_selections(sizes: tuple, lo: int, hi: int) -> tuple:
             picked.pop()
 
     rec(0, hi)
+    rec = None  # it refers to itself through its closure: a reference cycle the garbage collector would have to free
     out.sort(key=lambda s: s[1])
     return tuple(out)
 

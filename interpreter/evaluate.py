@@ -187,8 +187,13 @@ class Evaluator:
             rest: list = []
             if self.everyone is not None:
                 every, _ = self.everyone(s, {})
-                kept = set(items)
-                rest = rank_groups(s, [p for p in every if p not in kept], dict(env), self.var, self.keys, self.span)
+                if all(type(p) is PlayerRef for p in every):  # a player is equal only to itself: kept by identity
+                    kept = set(map(id, items))
+                    left = [p for p in every if id(p) not in kept]
+                else:
+                    kept = set(items)
+                    left = [p for p in every if p not in kept]
+                rest = rank_groups(s, left, dict(env), self.var, self.keys, self.span)
                 every = list(every)
             else:
                 every = list(items)
@@ -214,10 +219,14 @@ class Evaluator:
                     v = None
                 if type(v) is int:
                     values[p.i] = v if desc else -v
-            for i, v in values.items():
-                others = [u for j, u in values.items() if j != i]
-                if others:
-                    margin[i] = float(v - max(others))
+            if len(values) > 1:
+                # each seat's lead over the best of the others: the top value's, unless the seat alone holds it (then
+                # the best of the rest)
+                vals = list(values.values())
+                top = max(vals)
+                second = top if vals.count(top) > 1 else max(u for u in vals if u != top)
+                for i, v in values.items():
+                    margin[i] = float(v - (second if v == top else top))
         return place, margin, (groups[0] if groups else [])
 
     def values(self, state: State, rng: random.Random | None = None, spare: bool = False) -> list[float]:

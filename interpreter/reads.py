@@ -70,8 +70,30 @@ class EndingReads:
         # the zones whose cards' face-down marks are read (each slot's, in its order), where not every card's
         self.facedown_slots = () if self.facedown else tuple(
             s for s, (z, _) in enumerate(t.zone_slots) if z.name in facedown_zones)
+        self.key = self._compiled_key(t)
 
-    def key(self, st) -> tuple:
+    def _compiled_key(self, t):
+        """key_of, as one generated function for these tables: the same values in the same order, put together in one
+        tuple display instead of a loop over what is read (a greedy bot asks for a key per candidate move)."""
+        parts = ["st.round", "*st.elim"] + [f"*vp[{name!r}]" for name in t.scores] + ["*st.supply.values()"]
+        parts += [f"*pv[{n!r}]" for n in self.pv] + [f"gv[{n!r}]" for n in self.gv] + [f"*cs[{n!r}]" for n in self.cs]
+        for s in (range(len(t.zone_slots)) if self.all_zones else self.slots):
+            parts += [f"len(z[{s}])", f"*z[{s}]"]
+        parts += [f"*map(cs[{n!r}].__getitem__, z[{s}])" for s, ns in self.state_slots for n in ns]
+        if self.facedown:
+            parts.append("*st.facedown")
+        else:
+            parts += [f"*map(st.facedown.__getitem__, z[{s}])" for s in self.facedown_slots]
+        if self.visibility:
+            parts.append("*st.known")
+        src = ("def key(st):\n"
+               "    z, vp, pv, gv, cs = st.zones, st.vp, st.pv, st.gv, st.cs\n"
+               f"    return ({', '.join(parts)},)\n")
+        ns = {"len": len, "map": map}
+        exec(compile(src, "<soan ending key>", "exec"), ns)  # names of the tables' own columns only, as repr()
+        return ns["key"]
+
+    def key_of(self, st) -> tuple:
         """The values of everything the ending reads in `st` (a state not yet ending), in one flat tuple: every part
         has a fixed length (a player's or card's column, a variable) or follows its length (a zone's cards), and a
         zone's per-card values follow the zone itself, so two states give the same key only where the parts agree."""

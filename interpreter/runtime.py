@@ -848,7 +848,12 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
                 out.extend(split(sub, k + 1, top and not out))
         return out
 
-    return split(list(seq), 0) if seq else []
+    try:
+        return split(list(seq), 0)
+    finally:
+        # split refers to itself through its closure: without this the call's closure (and the state it holds, a bot's
+        # whole copy) would be a reference cycle, freed only by the garbage collector
+        split = None
 
 
 class _Desc:
@@ -906,6 +911,8 @@ def _extreme(fn):
     return agg
 
 
+_PLAIN = frozenset({str, int, bool, float})  # values that are their own _cmp_key
+
 _AGGS: dict[str, Callable] = {
     "count": lambda seq, span: len(seq),
     "size": lambda seq, span: len(seq),
@@ -914,7 +921,8 @@ _AGGS: dict[str, Callable] = {
     "min": _extreme(min),
     "any": lambda seq, span: any(seq),
     "all": lambda seq, span: all(seq),
-    "distinct": lambda seq, span: len({_cmp_key(v) for v in seq if v is not None}),
+    # _cmp_key gives a name, number or truth value itself: only other values go through it
+    "distinct": lambda seq, span: len({v if type(v) in _PLAIN else _cmp_key(v) for v in seq if v is not None}),
     "first": lambda seq, span: seq[0] if seq else None,
     "last": lambda seq, span: seq[-1] if seq else None,
 }

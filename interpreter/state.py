@@ -77,6 +77,31 @@ class Decision:
         self.site = site
 
 
+class LazyDecision(Decision):
+    """A decision in a bot's copy (State.lazy_moves) whose moves are made only when read: most of a greedy bot's
+    copies are only scored, their next decision never looked at.  `make(*args)` gives the very tuple the choice
+    would have made at once; `args` hold what it reads of the state (a LabelView), which nothing changes before the
+    moves are read: apply reads them first, clone copies them (so a copy's Decision is a plain one), and an ending
+    run on the copy drops the decision unread."""
+
+    __slots__ = ("_moves", "_make", "_args")
+
+    def __init__(self, player, make, args, var, env, body, orelse, prompt, simultaneous, site):
+        self.player = player
+        self._moves = None
+        self._make, self._args = make, args
+        self.var, self.env, self.body, self.orelse, self.options = var, env, body, orelse, None
+        self.prompt, self.simultaneous, self.site = prompt, simultaneous, site
+
+    @property
+    def moves(self) -> tuple:
+        m = self._moves
+        if m is None:
+            m = self._moves = self._make(*self._args)
+            self._args = None
+        return m
+
+
 class Chance:
     """A chance event.  `outcomes` is [(label, probability)], or for a shuffle
     the number of cards (every order equally likely).  A pick binds `var` to
@@ -99,6 +124,38 @@ class Chance:
         if self.kind == "shuffle":
             return f"{self.text}: shuffled"
         return f"{self.text}: {self.outcomes[outcome][0]}"
+
+
+class LazyChance(Chance):
+    """A random pick in a bot's copy (State.lazy_moves) whose outcomes (labels and chances) and values are made only
+    when read: a copy is mostly scored where it stands, its pick never drawn.  `make(*args)` gives the very
+    (outcomes, values) the pick would have made at once, from what it reads of the state (a LabelView), which
+    nothing changes before they are read: drawing or applying an outcome reads them first, clone copies them (a
+    copy's Chance is a plain one), and an ending run on the copy drops the pick unread."""
+
+    __slots__ = ("_outcomes", "_values", "_make", "_args")
+
+    def __init__(self, kind, make, args, var, env, body, text):
+        self.kind = kind
+        self._outcomes = self._values = None
+        self._make, self._args = make, args
+        self.var, self.env, self.body, self.target, self.text = var, env, body, None, text
+
+    def _made(self) -> None:
+        self._outcomes, self._values = self._make(*self._args)
+        self._args = None
+
+    @property
+    def outcomes(self):
+        if self._outcomes is None:
+            self._made()
+        return self._outcomes
+
+    @property
+    def values(self):
+        if self._outcomes is None:
+            self._made()
+        return self._values
 
 
 class ShuffleOutcomes:
@@ -157,6 +214,10 @@ def _over_budget(loop) -> SpecRuntimeError:
 
 class State:
     """One game in progress."""
+
+    # a bot's copy sets this: its choices make their moves, and its random picks their outcomes, only when read
+    # (LazyDecision, LazyChance)
+    lazy_moves = False
 
     def __init__(self, tables: Tables, narrate: bool = False):
         t = self.t = tables
@@ -354,6 +415,8 @@ class State:
         new.ending = self.ending
         new.on_round_end = None
         new.memo = None
+        if self.lazy_moves:
+            new.lazy_moves = True
         envs: dict[int, dict] = {}  # each env copied once, shared again where frames shared it
         get = envs.get
         frames = []
@@ -541,6 +604,19 @@ class State:
         self.frames.clear()
         self.pending = None
         self.event("result", dict(self.result))
+
+
+class LabelView:
+    """What a choice's labels read of a state (compile.item_moves: its cards' places, sight, face and states), held
+    apart from the state so that a LazyDecision does not make a reference cycle with the state it is pending in."""
+
+    __slots__ = ("t", "loc", "known", "facedown", "cs", "zones")
+
+    def __init__(self, st: State):
+        self.t, self.loc, self.known, self.facedown, self.cs, self.zones = (st.t, st.loc, st.known, st.facedown,
+                                                                            st.cs, st.zones)
+
+    card_text = State.card_text
 
 
 def player_index(value, span) -> int:
