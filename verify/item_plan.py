@@ -39,6 +39,12 @@ TRIES = 1
 # engine steps a planned game costs per decision of a seeded game (moves tried, scorings run): about 30
 # on that spec, so a plan is tried only where the item's steps cover this many per decision
 STEPS_PER_DECISION = 40
+# the wider plan for items still loose after that one: courses of each round, and its engine steps per decision
+# (50 sequences and 4 courses cost that spec 28,000-40,000 steps a game, 130-140 a decision; from six seeds
+# they reached a 4-player combo bonus of 8-10 in five, where 1 course reached 2-3, and a top-grade bonus of
+# 8-12 in five, where 1 course reached 0-10, mostly 4-6)
+WIDE_TRIES = 4
+WIDE_STEPS_PER_DECISION = 150
 
 
 def item_scores(tables: Tables, name: str, sign: int = 1) -> Callable[[State], list[int] | None]:
@@ -77,18 +83,37 @@ def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True
 
 def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
                seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
-               stop: Callable[[], bool] | None = None, enablers: bool = True) -> list[tuple[str, int, GameRecord]]:
+               stop: Callable[[], bool] | None = None, enablers: bool = True,
+               wide_steps: int = 0, wide_each: int = 0) -> list[tuple[str, int, GameRecord]]:
     """A planned game for each loose maximum (name, sign, proved bound; the nearest to 'within 2x'
     first) while the steps last, each at most `max_each` steps and all of them `max_steps`, a plan
     stopping once its item reaches half its bound.  A game of `game_length` decisions whose plan
     would not fit in one item's steps (STEPS_PER_DECISION each) is not planned at all: cut short,
-    the rest is played at random, no better than the seeded games.  Returns the games that beat
-    the best seen: (item, value, game)."""
+    the rest is played at random, no better than the seeded games.  Then each item still short of
+    half its bound gets a wider plan (WIDE_TRIES courses of each round), each at most `wide_each`
+    steps and all of them `wide_steps`, where one fits (WIDE_STEPS_PER_DECISION a decision).
+    Returns the games that beat the best seen: (item, value, game)."""
     need = game_length * STEPS_PER_DECISION
     if need > max_each:
         return []
+    out: list = []
+    _plan_each(tables, items, seen, seed, max_steps, max_each, need, TRIES, on_game, stop, enablers, out)
+    wide_need = game_length * WIDE_STEPS_PER_DECISION
+    if wide_need <= wide_each:
+        short = [x for x in items if (seen(x[0], x[1]) or 0) < -(-x[2] // 2)]
+        _plan_each(tables, short, seen, seed, wide_steps, wide_each, wide_need, WIDE_TRIES, on_game, stop, enablers,
+                   out)
+    return out
+
+
+def _plan_each(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
+               seed: int, max_steps: int, max_each: int, need: int, tries: int,
+               on_game: Callable[[GameRecord], None], stop: Callable[[], bool] | None, enablers: bool,
+               out: list) -> None:
+    """One plan of `tries` courses a round for each item (the nearest to 'within 2x' first) while
+    `max_steps` cover `need` more, each at most `max_each`; games that beat the best seen are added
+    to `out`."""
     order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
-    out = []
     left = max_steps
     for name, sign, bound in order:
         if left < need or (stop is not None and stop()):
@@ -97,7 +122,7 @@ def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
         spent = [0]
         found = turn_plan.plan(tables, item_state_value(tables, name, sign, enablers), seed, min(max_each, left),
                                settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
-                               spent=spent, leaves=LEAVES, tries=TRIES)
+                               spent=spent, leaves=LEAVES, tries=tries)
         left -= spent[0]
         if found is None:
             continue
@@ -106,4 +131,3 @@ def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
         before = seen(name, sign)
         if before is None or got > before:
             out.append((name, got, rec))
-    return out

@@ -72,9 +72,14 @@ class Grader:
     def __init__(self, tables: Tables):
         self.t = tables
         self.defs = {d.name: d for d in tables.spec.defs}
+        # each expression's compiled function, by the node (the rules' compiler builds a new one per call)
+        self._fns: dict[int, tuple[ir.Expr, Callable]] = {}
 
     def _x(self, e, st, env):
-        return self.t.rules.x(e)(st, env)
+        got = self._fns.get(id(e))
+        if got is None:
+            got = self._fns[id(e)] = (e, self.t.rules.x(e))  # the node kept, so its id stays its own
+        return got[1](st, env)
 
     def grade(self, e: ir.Expr, st, env: dict, depth: int) -> float:
         try:

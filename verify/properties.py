@@ -69,6 +69,10 @@ WITNESS_PATIENCE_PER_GAME = 2
 # about 7,500 steps; 430-decision games do not fit one item's share, so none is planned there)
 PLAN_EACH_PER_GAME = 100
 PLAN_TOTAL_PER_GAME = 300
+# then the wider plans (verify/item_plan.py: WIDE_TRIES courses of each round) for the items still loose:
+# engine steps per game of --games for each item and for all of them (two such plans on that spec)
+WIDE_EACH_PER_GAME = 350
+WIDE_TOTAL_PER_GAME = 650
 # where no game fits that share, or the games that fit cover fewer than half the loose items, games
 # planned for one seat, the others cheaply (verify/seat_plan.py): engine steps per game of --games for
 # each item and for all of them (about 4,000 a game on a shipped spec of 330-decision games, 5,500 on
@@ -493,7 +497,8 @@ class Verifier:
             found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                          self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                          lambda rec: observe(self.s, rec, self.t),
-                                         stop=lambda: time.perf_counter() - self.started >= self.budget)
+                                         stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                         wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
         else:
             found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                            self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,

@@ -182,3 +182,76 @@ def test_plans_steered_by_free_slots_reach_the_hand_known_top_where_plans_withou
     assert _larder_plans(True) == [12] * 6
     without = _larder_plans(False)
     assert max(without) <= 12 and sum(v == 12 for v in without) <= 2
+
+
+# Each of four rounds every player flips their coin and may then keep the round only if it shows heads
+# (a kept round scores 2 at the end).  By hand the top of one seat's heads is 8: heads in all four of its
+# flips, 1 in 16 games.  A plan that plays each round once needs that luck; one that plays each round four
+# times and keeps the course whose end values highest (the wider plan, item_plan.WIDE_TRIES) nearly always
+# has a course where the leading seat flips heads again.  Asked for 8 (a bound of 16, half of it).
+COINPURSE = """game "Coinpurse" players 2..2
+component coin "coin" {
+  faces: 2..2
+  state face: 1..2 = 1
+}
+zone cup: per_player public unordered
+cards coin per player in cup { 1 x faces = 2 }
+player {
+  kept: 0..4 = 0
+}
+score heads "heads"
+rounds 4 {
+  for p in players {
+    for c in p.cup { roll c }
+    choose by p "a turn" {
+      option keep "keep" when all(c in p.cup where c.face == 2) { set p.kept += 1 }
+      option rest "rest" { }
+    }
+  }
+}
+scoring {
+  for p in players { award 2 * p.kept to p for heads }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _coin_plans(wide: int, seeds: int = 10, game_length: int = 8) -> list[list]:
+    """Each seed's games played by plan_loose on the coins' item (the best seen so far fed back as `seen`),
+    with `wide` steps for the wider plan (each and all)."""
+    t = api.tables(api.compile_text(COINPURSE, "coinpurse.soan"), 2)
+    out = []
+    for seed in range(seeds):
+        games: list = []
+        best = lambda name, sign: max((_heads(r) for r in games), default=0)  # noqa: E731
+        item_plan.plan_loose(t, [("heads", 1, 16)], best, seed, 10_000, 10_000, game_length, games.append,
+                             wide_steps=wide, wide_each=wide)
+        out.append(games)
+    return out
+
+
+def _heads(rec) -> int:
+    return max(rec.result["breakdown"][f"P{i}"]["heads"] for i in (1, 2))
+
+
+def test_the_wider_plan_reaches_the_hand_known_top_where_one_course_a_round_falls_short():
+    """Four courses a round reach 8 heads (the top by hand) from at least 9 of 10 seeds and the games replay; one course a round reaches it from none."""
+    t = api.tables(api.compile_text(COINPURSE, "coinpurse.soan"), 2)
+    narrow = _coin_plans(0)
+    assert all(len(g) == 1 for g in narrow) and max(_heads(g[0]) for g in narrow) < 8
+    wide = _coin_plans(10_000)
+    tops = [max(g, key=_heads) for g in wide if max(_heads(r) for r in g) == 8]
+    assert len(tops) >= 9
+    for rec in tops:
+        assert _heads(replay(t, rec.log)) == 8
+
+
+def test_no_wider_plan_where_a_game_does_not_fit_its_steps_or_the_item_is_already_at_half():
+    """Where the wider plan's steps do not cover a game at WIDE_STEPS_PER_DECISION a decision, or the first plan already reached half the bound, only the first plan's game is played."""
+    short = _coin_plans(8 * item_plan.WIDE_STEPS_PER_DECISION - 1, seeds=3)
+    assert all(len(g) == 1 for g in short)
+    t = api.tables(api.compile_text(COINPURSE, "coinpurse.soan"), 2)
+    played: list = []
+    item_plan.plan_loose(t, [("heads", 1, 4)], lambda name, sign: max((_heads(r) for r in played), default=0), 0,
+                         10_000, 10_000, 8, played.append, wide_steps=10_000, wide_each=10_000)
+    assert len(played) == 1 and _heads(played[0]) >= 2

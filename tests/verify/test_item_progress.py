@@ -157,7 +157,7 @@ def test_a_state_raised_where_another_is_cleared_weighs_more_than_all_the_cleare
 
 def test_verify_witnesses_the_hand_known_top_of_the_hams_only_with_the_steered_climb(monkeypatch, tmp_path):
     """At --games 30 verify's steered climb (its beam plays a whole 16-decision game within its work) witnesses
-    6 hams points, the hand-known top, in a game that replays; without steered climbs its games reach 3."""
+    6 hams points, the hand-known top, in a game that replays; without steered climbs the wider plans reach 6 too, without either its games reach 3."""
     tables = _tables()
 
     def hams(witness_dir=None):
@@ -168,6 +168,8 @@ def test_verify_witnesses_the_hand_known_top_of_the_hams_only_with_the_steered_c
     assert got["bounds"]["witnessed"][1] == 6
     assert max(b["hams"] for b in api.replay(tables, api.load_log(got["witness"])).result["breakdown"].values()) == 6
     monkeypatch.setattr(properties, "PROGRESS_CLIMBS", False)
+    assert hams()["bounds"]["witnessed"][1] == 6
+    monkeypatch.setattr(properties, "WIDE_TOTAL_PER_GAME", 0)  # and no wider plans (verify/item_plan.py)
     assert hams()["bounds"]["witnessed"][1] == 3
 
 
