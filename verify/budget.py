@@ -262,6 +262,194 @@ def _model(b, key) -> tuple | None:
     return memo[key]
 
 
+# ---- what one firing of a placement's statements gives, as alternatives
+
+# The most alternatives kept for one stretch of statements: past it they are read as one, the most of each.
+MAX_ALTS = 64
+
+
+def _pareto(vs: list) -> list:
+    """The vectors not below another one in every part (the rest give no more), at most MAX_ALTS of
+    them, else one: the most of each part."""
+    vs = sorted(set(vs), reverse=True)
+    out = []
+    for v in vs:
+        if not any(all(a >= x for a, x in zip(w, v)) for w in out):
+            out.append(v)
+    if len(out) > MAX_ALTS:
+        out = [tuple(max(parts) for parts in zip(*out))]
+    return out
+
+
+def _plus(xs: list, ys: list) -> list:
+    return _pareto([tuple(a + b for a, b in zip(x, y)) for x in xs for y in ys])
+
+
+def _times(xs: list, k: int) -> list:
+    """k runs, each one of the alternatives."""
+    zero = tuple(0 for _ in xs[0])
+    if len(xs) == 1:
+        return [tuple(k * a for a in xs[0])]
+    out = [zero]
+    for _ in range(k):
+        out = _plus(out, xs)
+    return out
+
+
+def _readings(b, start: int, stop: int, blocks: list) -> list | None:
+    """The stretch of sites [start, stop) parsed as readings, one after another, of the given blocks
+    (each any number of times): [(block index, first, end)]; None when it does not parse."""
+    sites, out, pos = b.sites, [], start
+    while pos < stop:
+        for k, blk in enumerate(blocks):
+            if blk is None or not blk.stmts or sites[pos].node is not blk.stmts[0]:
+                continue
+            end = pos
+            for st in blk.stmts:
+                if end is None or end >= stop or sites[end].node is not st:
+                    end = None
+                    break
+                end = sites[end].end
+            if end is not None:
+                out.append((k, pos, end))
+                pos = end
+                break
+        else:
+            return None
+    return out
+
+
+def _alts(b, gains: list, a: int, end: int, dnames: set, pnames: set, sizes: dict, c: int) -> list | None:
+    """What one run of the sites from `a` to `end` (statements read in a row) can give player `pnames`,
+    the placed card (`dnames`) being c: alternatives, each a vector of one amount per gain of `gains`
+    (a run gives no more than one of them in every part).  None: not known."""
+    sites = b.sites
+    out, j = [tuple(0 for _ in gains)], a
+    while j < end:
+        s = sites[j]
+        stop = s.end
+        if stop is None or s.firings is None:
+            return None
+        env = placed._as_card(s.env, dnames & set(s.env), c)
+        if env is None:
+            return None
+        here = [g(s) for g in gains]
+        if any(g is not None for g in here):
+            vec = []
+            for g in here:
+                if g is None:
+                    vec.append(0)
+                    continue
+                amount, who = g
+                if not (isinstance(who, ir.Local) and who.name in pnames):
+                    return None
+                with b.reading_in(env):
+                    iv = b.interval(amount)
+                low = b.value_at(s, amount)
+                if iv is None or low is None or low[0] < 0:
+                    return None
+                vec.append(max(0, iv[1]))
+            out = _plus(out, [tuple(vec)])
+        elif stop > j + 1:
+            inner = _inner_alts(b, gains, j, env, dnames, pnames, sizes, c)
+            if inner is None:
+                return None
+            out = _plus(out, inner)
+        j = stop
+    return out
+
+
+def _inner_alts(b, gains, j: int, env: dict, dnames: set, pnames: set, sizes: dict, c: int) -> list | None:
+    """The alternatives of one run of the compound statement at site `j` (see _alts)."""
+    from .bounds import _rebound  # it imports this module
+
+    s = b.sites[j]
+    node, stop = s.node, s.end
+    zero = [tuple(0 for _ in gains)]
+
+    def either(blocks, dn=dnames, pn=pnames, sz=sizes):
+        """One of the readings of `blocks` in [j + 1, stop) runs (or none)."""
+        parts = _readings(b, j + 1, stop, blocks)
+        if parts is None:
+            return None
+        out = list(zero)
+        for _, x, y in parts:
+            alt = _alts(b, gains, x, y, dn, pn, sz, c)
+            if alt is None:
+                return None
+            out = _pareto(out + alt)
+        return out
+
+    def passes(k, dn=dnames, pn=pnames, sz=sizes):
+        w = _alts(b, gains, j + 1, stop, dn, pn, sz, c)
+        return None if k is None or w is None else _times(w, max(0, k))
+
+    match node:
+        case ir.Do(proc=proc, args=args):
+            p = b._procs[proc]
+            rebound = _rebound(p.body)
+
+            def passed(names):
+                return {x for x, arg in zip(p.params, args)
+                        if isinstance(arg, ir.Local) and arg.name in names and x not in rebound}
+
+            return _alts(b, gains, j + 1, stop, passed(dnames), passed(pnames), {}, c)
+        case ir.Choose(options=options, orelse=orelse) if options:
+            if not s.options:
+                return None
+            out = list(zero)
+            for x, y in s.options:
+                alt = _alts(b, gains, x, y, dnames, pnames, sizes, c)
+                if alt is None:
+                    return None
+                out = _pareto(out + alt)
+            inside = set().union(*(range(x, y) for x, y in s.options))
+            rest = [x for x in range(j + 1, stop) if x not in inside]  # an `orelse`: another alternative
+            if rest:
+                if rest != list(range(rest[0], rest[-1] + 1)):
+                    return None
+                alt = _alts(b, gains, rest[0], rest[-1] + 1, dnames, pnames, sizes, c)
+                if alt is None:
+                    return None
+                out = _pareto(out + alt)
+            return out
+        case ir.Choose(var=var, count_kind=kind, source=src, body=body, orelse=orelse) if var is not None:
+            inner = dict(sizes)
+            if kind is not None and not any(var in placed._bound_names(st) for st in node.body.stmts):
+                with b.reading_in(env):
+                    hi, most = b.int_max(node.count_hi), b.size(src)
+                inner[var] = most if hi is None else hi if most is None else min(hi, most)
+            else:
+                inner.pop(var, None)
+            # the body once, for the one card (or list) chosen, of one class of cards printed alike
+            return either([body, orelse], dnames - {var}, pnames - {var}, inner)
+        case ir.For(var=var, coll=coll):
+            if isinstance(coll, ir.Local) and coll.name in sizes:
+                k = sizes[coll.name]
+            else:
+                with b.reading_in(env):
+                    k = b.size(coll)
+            return passes(k, dnames - {var}, pnames - {var})
+        case ir.Repeat(count=count):
+            with b.reading_in(env):
+                k = b.int_max(count)
+            return passes(k)
+        case ir.While(limit=limit):
+            with b.reading_in(env):
+                k = None if limit is None else b.int_max(limit)
+            if node.span.site in b._passes:
+                k = b._passes[node.span.site] if k is None else min(k, b._passes[node.span.site])
+            return passes(k)
+        case ir.Pick(var=var, body=body):
+            return either([body], dnames - {var}, pnames - {var})
+        case ir.If(branches=branches, orelse=orelse):
+            # one branch runs
+            return either([blk for _, blk in branches] + [orelse])
+        case ir.Phase():
+            return _alts(b, gains, j + 1, stop, dnames, pnames, sizes, c)
+    return None
+
+
 # ---- an award's amount
 
 
@@ -362,23 +550,26 @@ def amount_max(b, site) -> int | None:
     if not keys:
         return None
     models = {k: _model(b, k) for k in keys}
-    # the moves any of them reads, by budget group, each used no more than its gains can use
-    groups = placements(b)
+    # each move any of them reads: what one firing can give, as alternatives (one placement takes one)
     shares: dict = {}
-    for group, (budget, moves) in groups.items():
+    for group, (budget, moves) in placements(b).items():
         used = []
-        for i, *_, firings in moves:
-            parts = [models[k][1][(group, i)] for k in keys if (group, i) in models[k][1]]
-            parts = [(w, own) for w, own in parts if w > 0 and own > 0]
-            if not parts:
+        for i, d, p, firings in moves:
+            tied = [(group, i) in models[k][1] for k in keys]
+            if not any(tied):
                 continue
-            most = min(budget, max(-(-own // w) for w, own in parts))
-            used.append((i, most if firings is None else min(most, firings)))
+            own = [models[k][1][(group, i)][1] if t else 0 for k, t in zip(keys, tied)]
+            for vec in _alternatives(b, group, i, d, p, keys, models):
+                vec = tuple(v if t else 0 for v, t in zip(vec, tied))
+                need = [-(-o // v) for v, o in zip(vec, own) if v > 0 and o > 0]
+                if need:
+                    most = min(budget, max(need))
+                    used.append(((group, i), vec, most if firings is None else min(most, firings)))
         if used:
             shares[group] = (budget, used)
     if not shares:
         return None
-    ways = [list(_spreads(budget, [m for _, m in used])) for budget, used in shares.values()]
+    ways = [list(_spreads(budget, [m for *_, m in used])) for budget, used in shares.values()]
     total = 1
     for w in ways:
         total *= len(w)
@@ -386,17 +577,41 @@ def amount_max(b, site) -> int | None:
             return None
     best = None
     for pick in itertools.product(*ways):
-        x = {}
-        for (group, (_, used)), spread in zip(shares.items(), pick):
-            for (i, _), k in zip(used, spread):
-                x[(group, i)] = k
+        got: dict = {}  # (move, quantity) -> what the placements give it
+        for (_, used), spread in zip(shares.values(), pick):
+            for (gi, vec, _), y in zip(used, spread):
+                for q, v in enumerate(vec):
+                    if v:
+                        got[(gi, q)] = got.get((gi, q), 0) + v * y
         most = {}
-        for k in keys:
+        for q, k in enumerate(keys):
             base, tied = models[k]
-            most[k] = base + sum(min(w * x.get(gi, 0), own) for gi, (w, own) in tied.items())
+            most[k] = base + sum(min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items())
         hi = _eval(tree, most)[1]
         best = hi if best is None else max(best, hi)
     return best
+
+
+def _alternatives(b, group, i: int, d: str, p: str, keys: list, models: dict) -> list:
+    """What one firing of the placement at site i gives each quantity: the alternatives read from its
+    statements (any card it places), else one vector, each quantity's most alone."""
+    memo = b.__dict__.setdefault("_budget_alts", {})
+    key = (i, tuple(keys))
+    if key not in memo:
+        span = _tail(b, i, d, p)
+        gains = [_counter_gain(name) if kind == "counter" else _zone_gain(b, name) for kind, name in keys]
+        found: list | None = []
+        if span is not None:
+            for c in b.sites[i].env[d].zc[1]:
+                alt = _alts(b, gains, span[0], span[1], {d}, {p}, {}, c)
+                if alt is None:
+                    found = None
+                    break
+                found = _pareto(found + alt)
+        if not found:
+            found = [tuple(models[k][1][(group, i)][0] if (group, i) in models[k][1] else 0 for k in keys)]
+        memo[key] = found
+    return memo[key]
 
 
 def _spreads(budget: int, caps: list[int]):

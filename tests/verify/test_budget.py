@@ -43,12 +43,30 @@ scoring { for p in players { award AMOUNT to p for both } }
 winner among p in players by vp(p) desc else shared
 """
 
+PLACES_TWO = """    choose by p "where" {
+      option take { move d to p.take_spot  draw TAKE from deck to p.pile  AFTER }
+      option token { move d to p.token_spot  set p.tokens += 1 }
+    }"""
+
+# One place only, whose work after the die is placed is one of two things, or both.
+WORK = {"one": """    move d to p.take_spot
+    choose by p "what" {
+      option chip { draw 1 from deck to p.pile }
+      option token { set p.tokens += 1 }
+    }""", "if": """    move d to p.take_spot
+    if count(p.pile) < 2 { draw 1 from deck to p.pile } else { set p.tokens += 1 }""",
+        "both": """    move d to p.take_spot
+    draw 1 from deck to p.pile
+    set p.tokens += 1"""}
+
+
 BASE = {"DICE": "2 x pips = 1", "TAKE": "1", "AFTER": "", "PLACES": "3", "ROUNDS": "2", "TURNS": "do turns(p)",
         "AMOUNT": "count(p.pile) * p.tokens"}
 
 
-def spec(**changes) -> str:
-    text = SHARED
+def spec(work: str | None = None, **changes) -> str:
+    """The spec with its placeholders filled (`work`: one place's work instead of the two places)."""
+    text = SHARED if work is None else SHARED.replace(PLACES_TWO, WORK[work])
     for key, value in {**BASE, **changes}.items():
         text = text.replace(key, value)
     return text
@@ -103,20 +121,34 @@ def test_more_pieces_give_a_larger_budget():
     assert proved_and_best(spec(DICE="3 x pips = 1"), "both") == (9, 9)
 
 
+def test_a_place_giving_one_of_two_things_gives_one_per_placement():
+    """One place whose work is a chip or a token (options of a choice, or the branches of an if): each
+    of the four placements gives one of them, 2 x 2 = 4 (read as both, 4 x 4 = 16); a game reaches 4."""
+    assert proved_and_best(spec("one"), "both") == (4, 4)
+    assert proved_and_best(spec("if"), "both") == (4, 4)
+
+
+def test_a_place_giving_both_things_is_read_so():
+    """The same place giving a chip and a token each time: 4 x 4 = 16, which a game reaches."""
+    assert proved_and_best(spec("both"), "both") == (16, 16)
+
+
 @pytest.mark.slow
 def test_the_shared_budget_is_sound_on_random_variants():
-    """Twenty-four variants (dice, rounds, placements a round, chips a take, what follows the take, the
-    amount, a pile of the other player) played out in every game: none scores above the bound."""
+    """Thirty variants (dice, rounds, placements a round, chips a take, what follows the take, one place
+    giving one of two things or both, the amount, a pile of the other player) played out in every game:
+    none scores above the bound."""
     import random
 
     rng = random.Random(3)
     afters = ["", "", "move d to p.hand", "do back(p)", "if count(p.hand) > 0 { move first(p.hand) to p.token_spot }"]
     amounts = ["count(p.pile) * p.tokens", "count(p.pile) + p.tokens", "count(p.pile) * (1 + p.tokens)",
                "p.tokens * p.tokens - count(p.pile)", "(count(p.pile) * p.tokens) // 2"]
-    for _ in range(24):
+    for _ in range(30):
         dice = rng.randint(1, 3)
         rounds = rng.randint(1, 2)
-        text = spec(DICE=f"{dice} x pips = 1", TAKE=str(rng.randint(1, 2)), AFTER=rng.choice(afters),
+        work = rng.choice([None, None, "one", "if", "both"])
+        text = spec(work, DICE=f"{dice} x pips = 1", TAKE=str(rng.randint(1, 2)), AFTER=rng.choice(afters),
                     PLACES=str(rng.randint(1, 3)), ROUNDS=str(rounds), AMOUNT=rng.choice(amounts))
         if rng.random() < 0.2:
             text = text.replace("to p.pile", "to next(p).pile")
