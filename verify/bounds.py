@@ -935,7 +935,9 @@ class Bounds:
                 parts.append((per[1] * per[2], line, f"line {line} awards up to {per[1] * per[2]} in all for one "
                               f"player ({how})") if per is not None else
                              (iv[1] * times, line, f"line {line} awards up to {iv[1]} a time and may fire {times} "
-                              f"time{'s' if times != 1 else ''} for one player"))
+                              f"time{'s' if times != 1 else ''} for one player"
+                              + (" (what it counts read together over one player's pieces placed: a piece at one "
+                                 "place is not at another)" if iv != self.value_at(site, node.amount) else "")))
         finally:
             self._scores_ready = ready
         parts.sort(key=lambda x: (-x[0], x[1]))

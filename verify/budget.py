@@ -26,9 +26,14 @@ the budget:
 Each is also no more than its bound read alone.  An award's amount reading them (`count(sides(p)) *
 (2 + p.char_value)`) is read by interval arithmetic over those quantities, every other part at its
 own bound, for every sharing of the budget between the moves it reads (at most MAX_SHARES of them,
-work, not time), and its largest value is the amount's bound where lower than the interval's.
-Dishes taken at one place times value tokens gained at another: both from one player's four
-workers a round, not each from all of them."""
+work, not time), and its largest value is the amount's bound where lower than the interval's: cards
+taken at one place times tokens gained at another, both from one player's four pieces a round, not
+each from all of them.
+
+A placement's statements are read as alternatives where one of several things runs (the options of
+a choice, the branches of an `if`, the body of a choice of one card for each class of cards printed
+alike): a vector of what each quantity gets, one of them per firing, each alternative a share of the
+budget of its own.  A place that gives a card or a token gives one of them each time, not both."""
 
 from __future__ import annotations
 
@@ -543,6 +548,14 @@ def amount_max(b, site) -> int | None:
     node = site.node
     if not (isinstance(node, ir.Award) and isinstance(node.player, ir.Local)) or not b._read_done:
         return None
+    memo = b.__dict__.setdefault("_budget_amounts", {})
+    if id(site) not in memo:
+        memo[id(site)] = _amount_max(b, site)
+    return memo[id(site)]
+
+
+def _amount_max(b, site) -> int | None:
+    node = site.node
     tree = _tree(b, site, node.amount, node.player.name)
     if tree is None:
         return None
