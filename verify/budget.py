@@ -23,8 +23,8 @@ the budget:
 - a filter of the player's Z cut to another group of Z at scoring (verify/trimmed.py): at most half
   the zone's count.
 
-Each is also no more than its bound read alone.  An award's amount reading them (`count(sides(p)) *
-(2 + p.char_value)`) is read by interval arithmetic over those quantities, every other part at its
+Each is also no more than its bound read alone.  An award's amount reading them (`count(kept(p)) *
+(2 + p.tokens)`) is read by interval arithmetic over those quantities, every other part at its
 own bound, for every sharing of the budget between the moves it reads (at most MAX_SHARES of them,
 work, not time), and its largest value is the amount's bound where lower than the interval's: cards
 taken at one place times tokens gained at another, both from one player's four pieces a round, not
@@ -293,8 +293,8 @@ def _plus(xs: list, ys: list) -> list:
 def _times(xs: list, k: int) -> list:
     """k runs, each one of the alternatives."""
     zero = tuple(0 for _ in xs[0])
-    if len(xs) == 1:
-        return [tuple(k * a for a in xs[0])]
+    if len(xs) == 1 or k > MAX_ALTS:  # many runs: read as the most of each part every run
+        return [tuple(k * max(parts) for parts in zip(*xs))]
     out = [zero]
     for _ in range(k):
         out = _plus(out, xs)
