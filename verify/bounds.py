@@ -40,8 +40,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import conjuncts
 from soan.interpreter.runtime import Tables
 
-from . import (branch_awards, card_sums, counters, gated_caps, guard_reads, held, in_time, matched_guard, matched_sums,
-               option_awards, owned_groups, pairs, passage, placed, rare_states, replaced, state_caps, trimmed)
+from . import (branch_awards, budget, card_sums, counters, gated_caps, guard_reads, held, in_time, matched_guard,
+               matched_sums, option_awards, owned_groups, pairs, passage, placed, rare_states, replaced, state_caps, trimmed)
 from .flow import Flow, opening_steps, pauses
 from .per_card import printed_name, spent_by_class
 
@@ -874,7 +874,7 @@ class Bounds:
                 terms = []
                 for site in self.sites:
                     if isinstance(site.node, ir.Award) and site.node.item == item.name:
-                        iv = self.value_at(site, site.node.amount) or (None, None)
+                        iv = self.award_amount(site) or (None, None)
                         times = self.times_for_one_player(site)
                         terms.append((f"line {site.node.span.line}",
                                       *(pairs.term(self, site, iv, times) or card_sums.term(self, site, iv, times)
@@ -922,7 +922,7 @@ class Bounds:
                 node = site.node
                 if not (isinstance(node, ir.Award) and node.item == item) or k in inside:
                     continue
-                iv = self.value_at(site, node.amount)
+                iv = self.award_amount(site)
                 times = self.times_for_one_player(site)
                 if iv is None or times is None or iv[1] <= 0:
                     continue
@@ -935,11 +935,23 @@ class Bounds:
                 parts.append((per[1] * per[2], line, f"line {line} awards up to {per[1] * per[2]} in all for one "
                               f"player ({how})") if per is not None else
                              (iv[1] * times, line, f"line {line} awards up to {iv[1]} a time and may fire {times} "
-                              f"time{'s' if times != 1 else ''} for one player"))
+                              f"time{'s' if times != 1 else ''} for one player"
+                              + (" (what it counts read together over one player's pieces placed: a piece at one "
+                                 "place is not at another)" if iv != self.value_at(site, node.amount) else "")))
         finally:
             self._scores_ready = ready
         parts.sort(key=lambda x: (-x[0], x[1]))
         return [text for _, _, text in parts[:most]]
+
+    def award_amount(self, site: Site) -> Interval:
+        """The interval of an award's amount, its quantities counted from placements of the same pieces
+        read together where that is lower (verify/budget.py)."""
+        iv = self.value_at(site, site.node.amount)
+        if iv is not None and self._read_done:
+            most = budget.amount_max(self, site)
+            if most is not None and most < iv[1]:
+                iv = (iv[0], max(iv[0], most))
+        return iv
 
     def times_for_one_player(self, site: Site) -> int | None:
         """How often an award (or a move or draw into a player's zone) can fire for one player:

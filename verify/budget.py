@@ -1,0 +1,637 @@
+"""A player's pieces are shared among the places they go: a piece placed at one place is not at another.
+
+Say a step of the rounds (a top-level statement of the round's body) runs `choose d from p.H { ... move
+d to X ... }`, the move reached from the choice through options, `if`s and phases only (no loop
+between), d one card lying in H when it moves and X not H, and no move or draw of that step may put a
+card into H (an exchange changes no zone's count).  Then every firing of such a move takes one card
+out of p.H, and nothing brings one back in that step: in one run of the step such moves fire for p at
+most as often as p.H holds cards when it starts, at most h (the most p.H holds at once), all of them
+together; in a game, h times the step's runs.  Those are the *placements*, one share x_m of that
+budget for each move m.
+
+What the statements after a move in its block give p (through the procedures they call; read as in
+verify/placed.py, the amount times the passes of the loops on the way, the most over the cards d can
+be) is at most W_m for each firing, so at most W_m x_m in a game, and no more than those gain sites
+give by their own firing counts.  A quantity read at scoring is then bounded for each sharing x of
+the budget:
+
+- a player's counter (verify/counters.py, raised only): its start, plus every raise outside such a
+  statement by its own count, plus for each move min(W_m x_m, what its raises give by their counts);
+- the count of a player's zone Z: the cards it starts with, plus every move or draw into Z (one
+  player's, or any zone of unknown player by its firings) outside such a statement by its own count,
+  plus for each move min(W_m x_m, ...) likewise (exchanges change no count);
+- a filter of the player's Z cut to another group of Z at scoring (verify/trimmed.py): at most half
+  the zone's count.
+
+Each is also no more than its bound read alone.  An award's amount reading them (`count(kept(p)) *
+(2 + p.tokens)`) is read by interval arithmetic over those quantities, every other part at its
+own bound, for every sharing of the budget between the moves it reads (at most MAX_SHARES of them,
+work, not time), and its largest value is the amount's bound where lower than the interval's: cards
+taken at one place times tokens gained at another, both from one player's four pieces a round, not
+each from all of them.
+
+A placement's statements are read as alternatives where one of several things runs (the options of
+a choice, the branches of an `if`, the body of a choice of one card for each class of cards printed
+alike): a vector of what each quantity gets, one of them per firing, each alternative a share of the
+budget of its own.  A place that gives a card or a token gives one of them each time, not both."""
+
+from __future__ import annotations
+
+import itertools
+
+from soan.dsl import ir
+
+from . import placed, trimmed
+from .matched_sums import INLINE_DEPTH, _expand
+
+# The most ways of sharing the placements between the moves an amount reads that are tried.
+MAX_SHARES = 50_000
+
+
+def _placing(b) -> dict[int, tuple]:
+    """id(move) -> (the piece's local, the player's local, the hand zone) for every `move d to X` that
+    a `choose d from p.H` reaches through options, ifs and phases only, d and p bound anew nowhere in
+    the choice."""
+    memo = b.__dict__.get("_budget_placing")
+    if memo is not None:
+        return memo
+    out: dict[int, tuple] = {}
+
+    def moves(block, d):
+        for st in block.stmts:
+            match st:
+                case ir.Move(what=ir.Local(name=name)) if name == d:
+                    yield st
+                case ir.If(branches=branches, orelse=orelse):
+                    for _, blk in branches:
+                        yield from moves(blk, d)
+                    if orelse is not None:
+                        yield from moves(orelse, d)
+                case ir.Choose(var=None, options=options, body=body, orelse=orelse):
+                    for o in options:
+                        yield from moves(o.body, d)
+                    for blk in (body, orelse):
+                        if blk is not None:
+                            yield from moves(blk, d)
+                case ir.Phase(body=body):
+                    yield from moves(body, d)
+
+    for root in b._roots():
+        for n in ir.walk(root):
+            if not (isinstance(n, ir.Choose) and n.var is not None and n.count_kind is None and n.body is not None
+                    and isinstance(n.source, ir.Attr) and isinstance(n.source.obj, ir.Local)
+                    and n.source.name in b._per_player_zones):
+                continue
+            d, p, hand = n.var, n.source.obj.name, n.source.name
+            bound = set().union(*(placed._bound_names(st) for st in n.body.stmts))
+            if d in bound or p in bound:
+                continue
+            for m in moves(n.body, d):
+                out[id(m)] = (d, p, hand)
+    b.__dict__["_budget_placing"] = out
+    return out
+
+
+def placements(b) -> dict:
+    """(hand zone, step) -> (the budget of one player's placements in a game, [(site, piece, player,
+    its firings for one player or None)]), for the steps where nothing puts a card into the hand."""
+    memo = b.__dict__.get("_budget_groups")
+    if memo is not None:
+        return memo
+    found: dict[tuple, list] = {}
+    if b._read_done and b.round_bound is not None:
+        placing = _placing(b)
+        for i, s in enumerate(b.sites):
+            what = placing.get(id(s.node))
+            if what is None or s.stage is None or s.stage[0] != "rounds" or s.firings is None:
+                continue
+            d, p, hand = what
+            v = s.env.get(d)
+            if v is None or not v.one or v.zc is None or set(v.zc[0]) != {hand}:
+                continue
+            with b.reading_in(s.env):
+                zones, _ = b._filled(s.node.dest)
+            if zones is None or hand in zones:
+                continue
+            found.setdefault((hand, s.stage), []).append((i, d, p, b.times_for_one_player(s)))
+    out = {}
+    for (hand, stage), moves in found.items():
+        if not _kept_out(b, hand, stage):
+            continue
+        out[(hand, stage)] = (b._one_players(hand) * b.round_bound, moves)
+    b.__dict__["_budget_groups"] = out
+    return out
+
+
+def _kept_out(b, hand: str, stage) -> bool:
+    """Whether no move or draw of that step of the rounds may put a card into `hand`."""
+    for s in b.sites:
+        if isinstance(s.node, (ir.Move, ir.Draw)) and (s.stage is None or s.stage == stage):
+            with b.reading_in(s.env):
+                zones, _ = b._filled(s.node.dest)
+            if zones is None or hand in zones:
+                return False
+    return True
+
+
+def _tail(b, i: int, d: str, p: str) -> tuple[int, int] | None:
+    """The sites of the statements after the move at site i in its block: (first, end)."""
+    sites = b.sites
+    m = sites[i]
+    parents = placed._parents(b)
+    if id(m.node) not in parents or m.end is None:
+        return None
+    block, k = parents[id(m.node)]
+    tail = block.stmts[k + 1:]
+    if any(d in placed._bound_names(st) or p in placed._bound_names(st) for st in tail):
+        return None
+    end = m.end
+    for st in tail:
+        if end is None or end >= len(sites) or sites[end].node is not st:
+            return None
+        end = sites[end].end
+    return None if end is None else (m.end, end)
+
+
+# ---- quantities: what a gain site is, and what it gives by its own firing count
+
+
+def _counter_gain(name: str):
+    def gain(s):
+        n = s.node
+        if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name and n.op == "+=":
+            return n.value, n.target.obj
+        return None
+    return gain
+
+
+def _zone_gain(b, zone: str):
+    def gain(s):
+        n = s.node
+        if isinstance(n, (ir.Move, ir.Draw)) and isinstance(n.dest, ir.Attr) and n.dest.name == zone:
+            if isinstance(n, ir.Draw):
+                return n.count, n.dest.obj
+            v = s.env.get(n.what.name) if isinstance(n.what, ir.Local) else None
+            return (ir.Int(1) if v is not None and v.one else ir.Call("count", (n.what,))), n.dest.obj
+        return None
+    return gain
+
+
+def _counter_sites(b, name: str) -> list | None:
+    """[(site, what it adds by its own count)] for every raise of the counter; None: not a counter."""
+    from .counters import counter_interval  # it imports placed, which this module imports
+
+    if counter_interval(b, name) is None:
+        return None
+    out = []
+    for i, s in enumerate(b.sites):
+        n = s.node
+        if isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == name:
+            step = b.value_at(s, n.value)
+            if n.op != "+=" or step is None or step[0] < 0 or s.per_player is None:
+                return None
+            out.append((i, step[1] * s.per_player))
+    return out
+
+
+def _zone_sites(b, zone: str) -> list | None:
+    """[(site, the most cards it puts into one player's `zone` in a game)] for every move or draw that
+    may put cards there; None: one that may and is not bounded."""
+    out = []
+    for i, s in enumerate(b.sites):
+        n = s.node
+        if not isinstance(n, (ir.Move, ir.Draw)):
+            continue
+        with b.reading_in(s.env):
+            zones, own = b._filled(n.dest)
+            each = b.carried(n)
+        if zones is None:
+            return None
+        if zone not in zones:
+            continue
+        times = b.times_for_one_player(s) if own else s.firings
+        if times is None or each is None:
+            return None
+        out.append((i, max(0, times) * max(0, each)))
+    return out
+
+
+def _start(b, key) -> int | None:
+    kind, name = key
+    if kind == "counter":
+        var = b.t.player_vars[name]
+        start = b.interval(var.default) if var.default is not None else (var.domain.lo, var.domain.lo)
+        return None if start is None else start[1]
+    t = b.t
+    count: dict = {}
+    for slot in t.start_slot:
+        z, o = t.zone_slots[slot]
+        if z.name == name:
+            count[o] = count.get(o, 0) + 1
+    return max(count.values(), default=0)
+
+
+def _model(b, key) -> tuple | None:
+    """For a quantity (("counter", name) or ("zone", name)): (its start plus what every gain site outside
+    the placements' statements adds, {(group, move's site): (W, what its statements' sites add by
+    their counts)}), or None when some gain is unbounded."""
+    memo = b.__dict__.setdefault("_budget_models", {})
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    kind, name = key
+    sites = _counter_sites(b, name) if kind == "counter" else _zone_sites(b, name)
+    start = _start(b, key)
+    if sites is None or start is None:
+        return None
+    gain = _counter_gain(name) if kind == "counter" else _zone_gain(b, name)
+    own = dict(sites)
+    tied: dict = {}
+    taken: set[int] = set()
+    for group, (_, moves) in placements(b).items():
+        for i, d, p, _ in moves:
+            span = _tail(b, i, d, p)
+            if span is None:
+                continue
+            inside = [x for x in range(*span) if x in own]
+            if not inside or any(gain(b.sites[x]) is None for x in inside):
+                continue
+            v = b.sites[i].env[d]
+            worths = [placed._worth(b, gain, span[0], span[1], {d}, {p}, {}, c) for c in v.zc[1]]
+            if not worths or any(w is None for w in worths):
+                continue
+            tied[(group, i)] = (max(worths), sum(own[x] for x in inside))
+            taken.update(inside)
+    base = start + sum(w for x, w in own.items() if x not in taken)
+    memo[key] = (base, tied)
+    return memo[key]
+
+
+# ---- what one firing of a placement's statements gives, as alternatives
+
+# The most alternatives kept for one stretch of statements: past it they are read as one, the most of each.
+MAX_ALTS = 64
+
+
+def _pareto(vs: list) -> list:
+    """The vectors not below another one in every part (the rest give no more), at most MAX_ALTS of
+    them, else one: the most of each part."""
+    vs = sorted(set(vs), reverse=True)
+    out = []
+    for v in vs:
+        if not any(all(a >= x for a, x in zip(w, v)) for w in out):
+            out.append(v)
+    if len(out) > MAX_ALTS:
+        out = [tuple(max(parts) for parts in zip(*out))]
+    return out
+
+
+def _plus(xs: list, ys: list) -> list:
+    return _pareto([tuple(a + b for a, b in zip(x, y)) for x in xs for y in ys])
+
+
+def _times(xs: list, k: int) -> list:
+    """k runs, each one of the alternatives."""
+    zero = tuple(0 for _ in xs[0])
+    if len(xs) == 1 or k > MAX_ALTS:  # many runs: read as the most of each part every run
+        return [tuple(k * max(parts) for parts in zip(*xs))]
+    out = [zero]
+    for _ in range(k):
+        out = _plus(out, xs)
+    return out
+
+
+def _readings(b, start: int, stop: int, blocks: list) -> list | None:
+    """The stretch of sites [start, stop) parsed as readings, one after another, of the given blocks
+    (each any number of times): [(block index, first, end)]; None when it does not parse."""
+    sites, out, pos = b.sites, [], start
+    while pos < stop:
+        for k, blk in enumerate(blocks):
+            if blk is None or not blk.stmts or sites[pos].node is not blk.stmts[0]:
+                continue
+            end = pos
+            for st in blk.stmts:
+                if end is None or end >= stop or sites[end].node is not st:
+                    end = None
+                    break
+                end = sites[end].end
+            if end is not None:
+                out.append((k, pos, end))
+                pos = end
+                break
+        else:
+            return None
+    return out
+
+
+def _alts(b, gains: list, a: int, end: int, dnames: set, pnames: set, sizes: dict, c: int) -> list | None:
+    """What one run of the sites from `a` to `end` (statements read in a row) can give player `pnames`,
+    the placed card (`dnames`) being c: alternatives, each a vector of one amount per gain of `gains`
+    (a run gives no more than one of them in every part).  None: not known."""
+    sites = b.sites
+    out, j = [tuple(0 for _ in gains)], a
+    while j < end:
+        s = sites[j]
+        stop = s.end
+        if stop is None or s.firings is None:
+            return None
+        env = placed._as_card(s.env, dnames & set(s.env), c)
+        if env is None:
+            return None
+        here = [g(s) for g in gains]
+        if any(g is not None for g in here):
+            vec = []
+            for g in here:
+                if g is None:
+                    vec.append(0)
+                    continue
+                amount, who = g
+                if not (isinstance(who, ir.Local) and who.name in pnames):
+                    return None
+                with b.reading_in(env):
+                    iv = b.interval(amount)
+                low = b.value_at(s, amount)
+                if iv is None or low is None or low[0] < 0:
+                    return None
+                vec.append(max(0, iv[1]))
+            out = _plus(out, [tuple(vec)])
+        elif stop > j + 1:
+            inner = _inner_alts(b, gains, j, env, dnames, pnames, sizes, c)
+            if inner is None:
+                return None
+            out = _plus(out, inner)
+        j = stop
+    return out
+
+
+def _inner_alts(b, gains, j: int, env: dict, dnames: set, pnames: set, sizes: dict, c: int) -> list | None:
+    """The alternatives of one run of the compound statement at site `j` (see _alts)."""
+    from .bounds import _rebound  # it imports this module
+
+    s = b.sites[j]
+    node, stop = s.node, s.end
+    zero = [tuple(0 for _ in gains)]
+
+    def either(blocks, dn=dnames, pn=pnames, sz=sizes):
+        """One of the readings of `blocks` in [j + 1, stop) runs (or none)."""
+        parts = _readings(b, j + 1, stop, blocks)
+        if parts is None:
+            return None
+        out = list(zero)
+        for _, x, y in parts:
+            alt = _alts(b, gains, x, y, dn, pn, sz, c)
+            if alt is None:
+                return None
+            out = _pareto(out + alt)
+        return out
+
+    def passes(k, dn=dnames, pn=pnames, sz=sizes):
+        w = _alts(b, gains, j + 1, stop, dn, pn, sz, c)
+        return None if k is None or w is None else _times(w, max(0, k))
+
+    match node:
+        case ir.Do(proc=proc, args=args):
+            p = b._procs[proc]
+            rebound = _rebound(p.body)
+
+            def passed(names):
+                return {x for x, arg in zip(p.params, args)
+                        if isinstance(arg, ir.Local) and arg.name in names and x not in rebound}
+
+            return _alts(b, gains, j + 1, stop, passed(dnames), passed(pnames), {}, c)
+        case ir.Choose(options=options, orelse=orelse) if options:
+            if not s.options:
+                return None
+            out = list(zero)
+            for x, y in s.options:
+                alt = _alts(b, gains, x, y, dnames, pnames, sizes, c)
+                if alt is None:
+                    return None
+                out = _pareto(out + alt)
+            inside = set().union(*(range(x, y) for x, y in s.options))
+            rest = [x for x in range(j + 1, stop) if x not in inside]  # an `orelse`: another alternative
+            if rest:
+                if rest != list(range(rest[0], rest[-1] + 1)):
+                    return None
+                alt = _alts(b, gains, rest[0], rest[-1] + 1, dnames, pnames, sizes, c)
+                if alt is None:
+                    return None
+                out = _pareto(out + alt)
+            return out
+        case ir.Choose(var=var, count_kind=kind, source=src, body=body, orelse=orelse) if var is not None:
+            inner = dict(sizes)
+            if kind is not None and not any(var in placed._bound_names(st) for st in node.body.stmts):
+                with b.reading_in(env):
+                    hi, most = b.int_max(node.count_hi), b.size(src)
+                inner[var] = most if hi is None else hi if most is None else min(hi, most)
+            else:
+                inner.pop(var, None)
+            # the body once, for the one card (or list) chosen, of one class of cards printed alike
+            return either([body, orelse], dnames - {var}, pnames - {var}, inner)
+        case ir.For(var=var, coll=coll):
+            if isinstance(coll, ir.Local) and coll.name in sizes:
+                k = sizes[coll.name]
+            else:
+                with b.reading_in(env):
+                    k = b.size(coll)
+            return passes(k, dnames - {var}, pnames - {var})
+        case ir.Repeat(count=count):
+            with b.reading_in(env):
+                k = b.int_max(count)
+            return passes(k)
+        case ir.While(limit=limit):
+            with b.reading_in(env):
+                k = None if limit is None else b.int_max(limit)
+            if node.span.site in b._passes:
+                k = b._passes[node.span.site] if k is None else min(k, b._passes[node.span.site])
+            return passes(k)
+        case ir.Pick(var=var, body=body):
+            return either([body], dnames - {var}, pnames - {var})
+        case ir.If(branches=branches, orelse=orelse):
+            # one branch runs
+            return either([blk for _, blk in branches] + [orelse])
+        case ir.Phase():
+            return _alts(b, gains, j + 1, stop, dnames, pnames, sizes, c)
+    return None
+
+
+# ---- an award's amount
+
+
+def _leaf(b, site, e) -> tuple | None:
+    iv = b.value_at(site, e)
+    return None if iv is None else ("iv", iv)
+
+
+def _tree(b, site, e, who: str):
+    """The amount as a tree of arithmetic over leaves: ("iv", interval), ("q", key, lo, hi) a quantity
+    of the awarded player, ("cut", key, hi) a group cut to half the player's zone `key` at scoring."""
+    match e:
+        case ir.Int(value=k):
+            return ("iv", (k, k))
+        case ir.BinOp(op=op, left=a, right=c) if op in ("+", "-", "*"):
+            x, y = _tree(b, site, a, who), _tree(b, site, c, who)
+            return None if x is None or y is None else ("op", op, x, y)
+        case ir.BinOp(op="//", left=a, right=ir.Int(value=k)) if k > 0:
+            x = _tree(b, site, a, who)
+            return None if x is None else ("div", k, x)
+        case ir.Attr(obj=ir.Local(name=name), name=field) if name == who and field in b.t.player_vars:
+            from .counters import counter_interval
+
+            iv = b.value_at(site, e)
+            if iv is not None and counter_interval(b, field) is not None and _model(b, ("counter", field)):
+                return ("q", ("counter", field), iv[0], iv[1])
+        case ir.Call(func="count", args=(coll,)) | ir.Agg(func="count", var=_, coll=coll, where=None, value=None):
+            iv = b.value_at(site, e)
+            group = _expand(b, coll, INLINE_DEPTH)
+            if iv is not None and group is not None:
+                zone = _players_zone(b, group, who)
+                if zone is not None and _model(b, ("zone", zone)):
+                    half = _cut(b, site, group)
+                    return ("cut" if half else "q", ("zone", zone), iv[0], iv[1])
+    return _leaf(b, site, e)
+
+
+def _players_zone(b, e, who: str) -> str | None:
+    """The zone when `e` is the awarded player's zone, or a filter of it."""
+    match e:
+        case ir.Attr(obj=ir.Local(name=name), name=zone) if name == who and zone in b._per_player_zones:
+            return zone
+        case ir.ListComp(coll=coll, value=None):
+            return _players_zone(b, coll, who)
+    return None
+
+
+def _cut(b, site, group) -> bool:
+    """Whether `group` is cut at scoring, before the site's step, to another group of its zone."""
+    g = trimmed._group(group)
+    if g is None or site.stage is None or site.stage[0] != "scoring":
+        return False
+    _, zone, field, value = g
+    return any(c.step < site.stage[1] and (c.zone, c.field, c.cut) == (zone, field, value) for c in trimmed.cuts(b))
+
+
+def _keys(tree) -> set:
+    if tree[0] in ("q", "cut"):
+        return {tree[1]}
+    if tree[0] == "op":
+        return _keys(tree[2]) | _keys(tree[3])
+    if tree[0] == "div":
+        return _keys(tree[2])
+    return set()
+
+
+def _eval(tree, most: dict):
+    match tree[0]:
+        case "iv":
+            return tree[1]
+        case "q":
+            return tree[2], min(tree[3], max(tree[2], most[tree[1]]))
+        case "cut":
+            return tree[2], min(tree[3], max(tree[2], most[tree[1]] // 2))
+        case "div":
+            lo, hi = _eval(tree[2], most)
+            return lo // tree[1], hi // tree[1]
+    _, op, x, y = tree
+    (a, b_), (c, d) = _eval(x, most), _eval(y, most)
+    if op == "+":
+        return a + c, b_ + d
+    if op == "-":
+        return a - d, b_ - c
+    products = (a * c, a * d, b_ * c, b_ * d)
+    return min(products), max(products)
+
+
+def amount_max(b, site) -> int | None:
+    """The largest the amount of the award at `site` can be, its quantities read together over every
+    sharing of the placements they count, or None when that reading does not apply."""
+    node = site.node
+    if not (isinstance(node, ir.Award) and isinstance(node.player, ir.Local)) or not b._read_done:
+        return None
+    memo = b.__dict__.setdefault("_budget_amounts", {})
+    if id(site) not in memo:
+        memo[id(site)] = _amount_max(b, site)
+    return memo[id(site)]
+
+
+def _amount_max(b, site) -> int | None:
+    node = site.node
+    tree = _tree(b, site, node.amount, node.player.name)
+    if tree is None:
+        return None
+    keys = sorted(_keys(tree))
+    if not keys:
+        return None
+    models = {k: _model(b, k) for k in keys}
+    # each move any of them reads: what one firing can give, as alternatives (one placement takes one)
+    shares: dict = {}
+    for group, (budget, moves) in placements(b).items():
+        used = []
+        for i, d, p, firings in moves:
+            tied = [(group, i) in models[k][1] for k in keys]
+            if not any(tied):
+                continue
+            own = [models[k][1][(group, i)][1] if t else 0 for k, t in zip(keys, tied)]
+            for vec in _alternatives(b, group, i, d, p, keys, models):
+                vec = tuple(v if t else 0 for v, t in zip(vec, tied))
+                need = [-(-o // v) for v, o in zip(vec, own) if v > 0 and o > 0]
+                if need:
+                    most = min(budget, max(need))
+                    used.append(((group, i), vec, most if firings is None else min(most, firings)))
+        if used:
+            shares[group] = (budget, used)
+    if not shares:
+        return None
+    ways = [list(_spreads(budget, [m for *_, m in used])) for budget, used in shares.values()]
+    total = 1
+    for w in ways:
+        total *= len(w)
+        if total > MAX_SHARES:
+            return None
+    best = None
+    for pick in itertools.product(*ways):
+        got: dict = {}  # (move, quantity) -> what the placements give it
+        for (_, used), spread in zip(shares.values(), pick):
+            for (gi, vec, _), y in zip(used, spread):
+                for q, v in enumerate(vec):
+                    if v:
+                        got[(gi, q)] = got.get((gi, q), 0) + v * y
+        most = {}
+        for q, k in enumerate(keys):
+            base, tied = models[k]
+            most[k] = base + sum(min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items())
+        hi = _eval(tree, most)[1]
+        best = hi if best is None else max(best, hi)
+    return best
+
+
+def _alternatives(b, group, i: int, d: str, p: str, keys: list, models: dict) -> list:
+    """What one firing of the placement at site i gives each quantity: the alternatives read from its
+    statements (any card it places), else one vector, each quantity's most alone."""
+    memo = b.__dict__.setdefault("_budget_alts", {})
+    key = (i, tuple(keys))
+    if key not in memo:
+        span = _tail(b, i, d, p)
+        gains = [_counter_gain(name) if kind == "counter" else _zone_gain(b, name) for kind, name in keys]
+        found: list | None = []
+        if span is not None:
+            for c in b.sites[i].env[d].zc[1]:
+                alt = _alts(b, gains, span[0], span[1], {d}, {p}, {}, c)
+                if alt is None:
+                    found = None
+                    break
+                found = _pareto(found + alt)
+        if not found:
+            found = [tuple(models[k][1][(group, i)][0] if (group, i) in models[k][1] else 0 for k in keys)]
+        memo[key] = found
+    return memo[key]
+
+
+def _spreads(budget: int, caps: list[int]):
+    """Every way of giving each move at most its cap, all together at most `budget`."""
+    if not caps:
+        yield ()
+        return
+    for k in range(min(budget, caps[0]) + 1):
+        for rest in _spreads(budget - k, caps[1:]):
+            yield (k, *rest)
