@@ -730,7 +730,13 @@ def _steer(tables: Tables, q: ir.Question, o: Observation, seed: int, say: Calla
     from . import situations
 
     say(f"questions: games steered towards {q.name}")
-    recs = situations.steered_games(tables, situations.question_steer(tables, q), seed)
+    found = None
+    if q.at_end:  # the final state is at hand: stop at the first game that answers it
+        ev, want = Evaluator(tables, q), q.kind == "can"
+
+        def found(rec: GameRecord) -> bool:
+            return ev(rec.state)[0] is want
+    recs = situations.steered_games(tables, situations.question_steer(tables, q), seed, found=found)
     m = watch_games(tables, [q], recs, 0.0, seed, 0).observations[q.name]
     o.steered, o.steered_states, o.error_states = m.games, m.states, o.error_states + m.error_states
     if m.hit is not None:

@@ -34,6 +34,10 @@ from .search import directed_games
 # the work of one steered search: games, and per decision the moves tried and the random steps
 # played after each (the search for a game that never ends uses the same small look-ahead)
 GAMES = 2
+# ... and more of them while they took fewer steps than this in all (a short game is cheap to steer: on a
+# 50-step game a question met one steered game in twenty; a 330-step game gets about eight)
+STEPS = 2_500
+MAX_GAMES = 64
 DEPTH = 3
 MAX_MOVES = 8
 # a random move now and then keeps the games apart; seldom, since a rare situation needs most moves aimed
@@ -316,14 +320,20 @@ def _restore(st: State, saved: tuple) -> None:
 
 def steered_games(tables: Tables, steer: Callable[[State], float], seed: int, *, games: int | None = None,
                   found: Callable[[GameRecord], bool] | None = None, first: int = 0) -> list[GameRecord]:
-    """Up to `games` games steered by `steer`, stopping after the first that `found` says shows the
-    situation; the same games for the same seed on any machine."""
-    games = GAMES if games is None else games
+    """Steered games until one that `found` says shows the situation: at least GAMES of them, then
+    more while all of them together took fewer than STEPS steps (MAX_GAMES at most), or exactly
+    `games`; the same games for the same seed on any machine."""
     got: list[GameRecord] = []
+    least, most = (GAMES, MAX_GAMES) if games is None else (games, games)
 
     def on_game(rec: GameRecord) -> None:
         got.append(rec)
 
-    directed_games(tables, steer, seed, games, depth=DEPTH, max_moves=MAX_MOVES, explore=EXPLORE, on_game=on_game, last=True,
-                   until=(lambda: found is not None and any(found(r) for r in got)), first=first)
+    def enough() -> bool:
+        if found is not None and any(found(r) for r in got):
+            return True
+        return len(got) >= least and sum(len(r.log["steps"]) for r in got) >= STEPS
+
+    directed_games(tables, steer, seed, most, depth=DEPTH, max_moves=MAX_MOVES, explore=EXPLORE, on_game=on_game,
+                   last=True, until=enough, first=first)
     return got

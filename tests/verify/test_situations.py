@@ -48,6 +48,7 @@ def _findings(crates: int = PILE, games: int = 20, steer: bool = True, monkeypat
     spec = _spec(crates)
     if not steer:
         monkeypatch.setattr(situations, "GAMES", 0)
+        monkeypatch.setattr(situations, "MAX_GAMES", 0)
     out = verify(api.tables(spec, 2), 120.0, seed=0, max_games=games)
     return {(f["property"], f["subject"]): f for f in out["findings"]}
 
