@@ -366,8 +366,6 @@ def _alts(b, gains: list, a: int, end: int, dnames: set, pnames: set, sizes: dic
 
 def _inner_alts(b, gains, j: int, env: dict, dnames: set, pnames: set, sizes: dict, c: int) -> list | None:
     """The alternatives of one run of the compound statement at site `j` (see _alts)."""
-    from .bounds import _rebound  # it imports this module
-
     s = b.sites[j]
     node, stop = s.node, s.end
     zero = [tuple(0 for _ in gains)]
@@ -391,14 +389,8 @@ def _inner_alts(b, gains, j: int, env: dict, dnames: set, pnames: set, sizes: di
 
     match node:
         case ir.Do(proc=proc, args=args):
-            p = b._procs[proc]
-            rebound = _rebound(p.body)
-
-            def passed(names):
-                return {x for x, arg in zip(p.params, args)
-                        if isinstance(arg, ir.Local) and arg.name in names and x not in rebound}
-
-            return _alts(b, gains, j + 1, stop, passed(dnames), passed(pnames), {}, c)
+            return _alts(b, gains, j + 1, stop, placed.passed_names(b, proc, args, dnames),
+                         placed.passed_names(b, proc, args, pnames), {}, c)
         case ir.Choose(options=options, orelse=orelse) if options:
             if not s.options:
                 return None

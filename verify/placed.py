@@ -205,23 +205,25 @@ def _worth(b, gain, a: int, end: int, dnames: set, pnames: set, sizes: dict, c: 
     return total
 
 
+def passed_names(b, proc: str, args, names: set) -> set:
+    """The parameters of procedure `proc` that a call with `args` binds to one of the locals `names`
+    (and that its body never binds anew)."""
+    from .bounds import _rebound  # it imports this module
+
+    p = b._procs[proc]
+    rebound = _rebound(p.body)
+    return {x for x, arg in zip(p.params, args) if isinstance(arg, ir.Local) and arg.name in names and x not in rebound}
+
+
 def _inner(b, gain, j: int, env: dict, dnames: set, pnames: set, sizes: dict, c: int) -> int | None:
     """What one run of the statement at site `j` can give through the sites read inside it (`env`:
     its locals, the placed card read as c)."""
-    from .bounds import _rebound  # it imports this module
-
     s = b.sites[j]
     node, stop = s.node, s.end
     match node:
         case ir.Do(proc=proc, args=args):
-            p = b._procs[proc]
-            rebound = _rebound(p.body)
-
-            def passed(names):
-                return {x for x, arg in zip(p.params, args)
-                        if isinstance(arg, ir.Local) and arg.name in names and x not in rebound}
-
-            return _worth(b, gain, j + 1, stop, passed(dnames), passed(pnames), {}, c)
+            return _worth(b, gain, j + 1, stop, passed_names(b, proc, args, dnames),
+                          passed_names(b, proc, args, pnames), {}, c)
         case ir.Choose(options=options) if options:
             if not s.options:
                 return None
