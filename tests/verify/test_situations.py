@@ -105,6 +105,7 @@ def test_a_question_no_seeded_game_answered_is_answered_by_a_steered_game(monkey
     f = _findings()
     q = f[("questions", "bare")]
     assert q["verdict"] == "witnessed" and "yes" in q["claim"]
+    assert "every seat steered towards it" in q["detail"]
 
 
 # Two rounds of two turns; a turn forages (draws 3 of the pile) or rests.  Foraging notes how many
