@@ -127,49 +127,77 @@ class Verifier:
         if self.max_games is None and left > 0.5:  # what the climbs left: more seeded games
             more_games(self.t, self.s, left, self.seed,
                        progress=lambda g, sec: self.progress(f"searching: {g} games"), jobs=self.jobs)
+        lemmas: list[Finding] = []
         for name in PROPERTIES:
             if (only and name not in only) or name in by_name:
                 continue
+            if name == "rulings" and "supplies" not in by_name and self._shortage_candidates():
+                # a ruling read only when a supply or pile runs short is settled by the supplies verdicts (and
+                # the games their search plays): with `--only rulings` they are worked out all the same, not shown
+                self.progress("checking supplies (some rulings are read only when one runs short)")
+                lemmas = self.p_supplies()
             self.progress(f"checking {name}")
             by_name[name] = getattr(self, "p_" + name)()
-        self._shortage_rulings(by_name)
+        self._shortage_rulings(by_name, lemmas)
         findings = [f for name in PROPERTIES for f in by_name.get(name, [])] + self._errors()
-        crosscheck.check(findings, self.s, self.witness_dir)
-        crosscheck.check(findings, self.rulings_games, self.witness_dir)
+        crosscheck.check(findings + lemmas, self.s, self.witness_dir)
+        crosscheck.check(findings + lemmas, self.rulings_games, self.witness_dir)
         return findings, self.s
 
-    def _shortage_rulings(self, by_name: dict) -> None:
-        """A ruling the engine reads only when a supply runs short cannot arise once that supply is proved
-        never short; nor one the rules read only after a draw found its pile short, once no draw from
-        that pile can (the crosscheck still holds both against every game played)."""
+    def _shortage_tokens(self, ruling: str) -> list:
+        """The supplies whose shortage is the only read of `ruling` (none if it is read otherwise)."""
         from soan.dsl.analysis import _uses
 
-        supplies = {f.subject: f for f in by_name.get("supplies", [])}
+        toks = [t for t in self.spec.tokens if t.when_short == "ruling" and t.short_ruling == ruling]
+        read = set(self.uses.get(ruling, {"read_by": []})["read_by"])
+        if (not toks or read != {f"token {t.name}" for t in toks}
+                or any(ruling in _uses(t.supply)[0] for t in toks)):  # a supply's size is read at the start
+            return []
+        return toks
+
+    def _short_piles(self, ruling: str) -> set[str]:
+        """The piles behind whose short draws alone the rules read `ruling` (none if it is read otherwise)."""
+        read = self.uses.get(ruling, {"read_by": []})["read_by"]
+        # situations.read_sites walks these whole; any other reader (a token, a declaration, the winner line) it does not
+        if not read or not all(r.startswith(("procedure ", "def ")) or r in ("setup", "rounds", "scoring") for r in read):
+            return set()
+        return situations.short_draw_piles(self.spec, ruling)
+
+    def _shortage_candidates(self) -> bool:
+        names = [r.name for r in self.spec.rulings] + [a.name for a in self.spec.assumptions if a.domain is not None]
+        return any(self._shortage_tokens(n) or self._short_piles(n) for n in names)
+
+    def _shortage_rulings(self, by_name: dict, lemmas: list[Finding] = ()) -> None:
+        """A ruling the engine reads only when a supply runs short cannot arise once that supply is proved
+        never short; nor one the rules read only after a draw found its pile short, once no draw from
+        that pile can (the crosscheck still holds both against every game played). `lemmas`: supplies
+        verdicts worked out for this when the supplies property itself was not asked for."""
+        supplies = {f.subject: f for f in [*by_name.get("supplies", []), *lemmas]}
         rulings = by_name.get("rulings", [])
         for i, f in enumerate(rulings):
-            toks = [t for t in self.spec.tokens if t.when_short == "ruling" and t.short_ruling == f.subject]
-            read = set(self.uses.get(f.subject, {"read_by": []})["read_by"])
-            if (f.verdict != "unknown" or not toks or read != {f"token {t.name}" for t in toks}
-                    or any(f.subject in _uses(t.supply)[0] for t in toks)):  # a supply's size is read at the start
+            toks = self._shortage_tokens(f.subject) if f.verdict == "unknown" else []
+            if not toks:
                 continue
             if all(t.name in supplies and supplies[t.name].verdict == "proved" for t in toks):
                 names = ", ".join(f"'{t.name}'" for t in toks)
                 rulings[i] = Finding("rulings", f.subject, "proved", f"the situation of ruling '{f.subject}' cannot arise",
-                                     f"it is read only when {names} runs short, and supplies proves that never happens")
+                                     f"it is read only when {names} runs short, and supplies proves that never happens"
+                                     + self._lemma_note([t.name for t in toks], lemmas))
         for i, f in enumerate(rulings):
             # read only behind a test that a draw found its pile short (verify/situations.py)
-            read = self.uses.get(f.subject, {"read_by": []})["read_by"]
-            # situations.read_sites walks these whole; any other reader (a token, a declaration, the winner line) it does not
-            if f.verdict != "unknown" or not read or not all(
-                    r.startswith(("procedure ", "def ")) or r in ("setup", "rounds", "scoring") for r in read):
-                continue
-            piles = situations.short_draw_piles(self.spec, f.subject)
+            piles = self._short_piles(f.subject) if f.verdict == "unknown" else set()
             if piles and all(supplies.get(f"draws from {z}") is not None
                              and supplies[f"draws from {z}"].verdict == "proved" for z in piles):
                 names = ", ".join(f"'{z}'" for z in sorted(piles))
                 rulings[i] = Finding("rulings", f.subject, "proved", f"the situation of ruling '{f.subject}' cannot arise",
                                      f"it is read only when a draw from {names} has found too few cards, and supplies "
-                                     f"proves a draw from it never finds it short")
+                                     f"proves a draw from it never finds it short"
+                                     + self._lemma_note([f"draws from {z}" for z in piles], lemmas))
+
+    @staticmethod
+    def _lemma_note(subjects: list[str], lemmas: list[Finding]) -> str:
+        shown = {f.subject for f in lemmas}
+        return " (worked out for this run though not asked for: `--only supplies` shows it)" if set(subjects) & shown else ""
 
     def _errors(self) -> list[Finding]:
         """Seeded games that stopped with a rule error: each a problem, the other properties still reported."""

@@ -771,7 +771,9 @@ def _finding(tables: Tables, q: ir.Question, proof: Proof, watch: Watch | None, 
         path, moves = _save(tables, q, o.hit, witness_dir)
         log = o.hit.record.log
         bounds["step"] = o.hit.step
-        where = f"at step {o.hit.step} of {len(log['steps'])} (seed {log['seed']}, bots {', '.join(log['bots'])})"
+        seats = ("every seat steered towards it" if set(log["bots"]) == {"directed"}  # search.directed_games' games
+                 else f"bots {', '.join(log['bots'])}")
+        where = f"at step {o.hit.step} of {len(log['steps'])} (seed {log['seed']}, {seats})"
         deps = sorted(set(depends) | set(log["consulted_rulings"]))
         if q.kind == "can":
             bounds["answer"] = "yes"

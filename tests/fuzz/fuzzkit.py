@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import resource
 import threading
+import time
 from pathlib import Path
 
 from soan.cli import main
@@ -15,7 +17,10 @@ from soan.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = sorted(str(p) for p in (ROOT / "specs").glob("*.soan"))
 
-CASE_SECONDS = 10  # a case that runs longer than this is a hang (the issue's bound for every bad input)
+CASE_SECONDS = 10  # a case that works longer than this (CPU seconds) is a hang (the issue's bound for every bad input)
+# a case that waits without working (on input, a lock) is a hang too: caught by the wall clock, set far enough above
+# CASE_SECONDS that a loaded machine, which slows every case alike, does not trip it
+CASE_WALL_SECONDS = 12 * CASE_SECONDS
 MAX_RSS_MB = 3000  # the test process's peak memory; a case that blows up memory pushes it over
 
 LOCATED = re.compile(r"^\S.*:\d+:\d+: (error|warning): \S", re.M)
@@ -36,9 +41,26 @@ def run(argv: list[str]) -> tuple[int, str, str]:
 
     t = threading.Thread(target=target, daemon=True)
     t.start()
-    t.join(CASE_SECONDS)
-    assert not t.is_alive(), f"soan {' '.join(map(str, argv))} did not finish within {CASE_SECONDS} s"
+    started = time.monotonic()
+    while True:
+        t.join(0.1)
+        if not t.is_alive():
+            break
+        cpu = _thread_cpu(t)
+        assert cpu is None or cpu < CASE_SECONDS, \
+            f"soan {' '.join(map(str, argv))} worked {cpu:.1f} s of CPU without finishing (a hang: more than {CASE_SECONDS} s)"
+        assert time.monotonic() - started < CASE_WALL_SECONDS, \
+            f"soan {' '.join(map(str, argv))} did not finish within {CASE_WALL_SECONDS} s (waiting on something)"
     return result[0], out.getvalue(), err.getvalue()
+
+
+def _thread_cpu(t: threading.Thread) -> float | None:
+    """CPU seconds the case's thread has used: the hang measure, which does not grow with the machine's load."""
+    try:  # Linux: the thread's user and system ticks (pthread_getcpuclockid does not find Python's threads here)
+        fields = Path(f"/proc/self/task/{t.native_id}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):  # no per-thread clock here: the wall clock alone
+        return None
 
 
 def peak_rss_mb() -> float:

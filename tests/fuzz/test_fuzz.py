@@ -1,7 +1,7 @@
 """The fuzz harness (issue 16): mutated shipped specs, random command lines and tampered logs.
 
 The property (fuzzkit.check_outcome): exit code 0, 1 or 2; exit 2 with a located message or the option or
-argument at fault named; no traceback or internal error; each case finishes within 10 s (the step budget stops
+argument at fault named; no traceback or internal error; each case finishes within 10 s of CPU, 120 s of wall clock (the step budget stops
 runaway games); the process's memory stays bounded.  A short run is in the fast tier; the slow tier runs
 2,600 cases (800 specs, 1,200 command lines, 600 logs).  Every failure the harness finds becomes a fixed case in tests/soan/test_bad_input.py.
 """
@@ -248,3 +248,24 @@ def test_tampered_logs_fail_clearly_long_run(text, allow):
     path = WORK / "tampered.json"
     path.write_text(text)
     soan_case("replay", path, *(["--allow-changed-spec"] if allow else []))
+
+
+def test_a_case_that_keeps_working_is_a_hang_by_its_cpu_time(monkeypatch):
+    """The hang limit counts the case's CPU seconds, so a busy machine (which only slows the wall clock) trips nothing a quiet one would not."""
+    import threading
+
+    import fuzzkit
+
+    stop = threading.Event()
+
+    def spin(argv):
+        while not stop.is_set():
+            pass
+
+    monkeypatch.setattr(fuzzkit, "main", spin)
+    monkeypatch.setattr(fuzzkit, "CASE_SECONDS", 0.3)
+    try:
+        with pytest.raises(AssertionError, match="of CPU without finishing"):
+            fuzzkit.run(["play"])
+    finally:
+        stop.set()  # the spinning case's thread ends with the test

@@ -105,6 +105,7 @@ def test_a_question_no_seeded_game_answered_is_answered_by_a_steered_game(monkey
     f = _findings()
     q = f[("questions", "bare")]
     assert q["verdict"] == "witnessed" and "yes" in q["claim"]
+    assert "every seat steered towards it" in q["detail"]
 
 
 # Two rounds of two turns; a turn forages (draws 3 of the pile) or rests.  Foraging notes how many
@@ -174,3 +175,18 @@ def test_verify_does_not_prove_the_ruling_moot_when_the_pile_can_run_short():
     f = {(x["property"], x["subject"]): x for x in out["findings"]}
     assert f[("supplies", "draws from pile")]["verdict"] != "proved"
     assert f[("rulings", "short_forage")]["verdict"] != "proved"
+
+
+def test_only_rulings_still_proves_the_ruling_moot_from_the_supplies_verdict_it_does_not_show():
+    """`--only rulings` works out the supplies verdict a shortage ruling needs, so it says what a full run says, and shows no supplies finding."""
+    out = verify(api.tables(_pantry(), 2), 120.0, seed=0, only={"rulings"}, max_games=20)
+    assert {x["property"] for x in out["findings"]} == {"rulings"}
+    r = next(x for x in out["findings"] if x["subject"] == "short_forage")
+    assert r["verdict"] == "proved" and "--only supplies" in r["detail"]
+
+
+def test_only_rulings_does_not_prove_the_ruling_moot_when_the_pile_can_run_short():
+    """With 11 crates and `--only rulings` the ruling is not proved moot either (the fourth forage can find the pile short)."""
+    out = verify(api.tables(_pantry(crates=11), 2), 120.0, seed=0, only={"rulings"}, max_games=20)
+    r = next(x for x in out["findings"] if x["subject"] == "short_forage")
+    assert r["verdict"] != "proved"

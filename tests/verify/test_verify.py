@@ -44,9 +44,10 @@ winner among p in players by vp(p) desc else draw
 """
 
 
-def findings(text: str, budget: float = 600.0, max_games: int | None = 60, tmp: Path | None = None, n: int = 2):
+def findings(text: str, budget: float = 600.0, max_games: int | None = 60, tmp: Path | None = None, n: int = 2,
+             only: set[str] | None = None):
     spec = api.compile_text(text, "t.soan")
-    result = verify(api.tables(spec, n), budget, 0, witness_dir=tmp, max_games=max_games)
+    result = verify(api.tables(spec, n), budget, 0, only=only, witness_dir=tmp, max_games=max_games)
     return {(f["property"], f["subject"]): f for f in result["findings"]}, result
 
 
@@ -578,3 +579,10 @@ def test_a_loose_maximum_gets_a_short_climb_only_when_its_best_game_is_past_a_qu
     assert not _near_two_x(24, 1, 48)
     assert not _near_two_x(0, 1, 4)
     assert not _near_two_x(-20, -1, -48)
+
+
+def test_only_rulings_settles_a_shortage_ruling_as_the_full_run_does():
+    """Five chips for five takes: `--only rulings` works out the supply's proof too, so the ruling is proved moot there as well."""
+    f, _ = findings(_shortage_ruling_spec(5), only={"rulings"})
+    assert not any(p == "supplies" for p, _ in f)
+    assert f[("rulings", "chips_out")]["verdict"] == "proved"
