@@ -39,8 +39,15 @@ if TYPE_CHECKING:
 
 _HOLDS = {"==": lambda a, k: a == k, "<": lambda a, k: a < k, "<=": lambda a, k: a <= k}
 _FLIP = {"==": "==", ">": "<", ">=": "<="}
-# statements that read their own expressions again after running a body (a loop's test, a filter)
-_LOOPS = (ir.For, ir.While, ir.Repeat)
+
+
+def _reads_once(st: ir.Stmt) -> bool:
+    """Whether `st` reads its own expressions where it starts, with the locals it starts with: not a
+    loop (its test or filter is read again after the body ran), nor a choice or pick of a card (its
+    filter reads the card it binds, which the locals at its start do not hold)."""
+    if isinstance(st, (ir.For, ir.While, ir.Repeat, ir.Pick)):
+        return False
+    return not (isinstance(st, ir.Choose) and st.var is not None)
 
 
 def low_test(e: ir.Expr, piles) -> tuple[str, str, int] | None:
@@ -123,7 +130,7 @@ def _last_step(v: Verifier, sites) -> int | None | bool:
             if not rs or site.firings == 0:
                 continue
             for r in rs:
-                own = r.written[len(r.written) - r.own:] if r.own and not isinstance(r.stmt, _LOOPS) else ()
+                own = r.written[len(r.written) - r.own:] if r.own and _reads_once(r.stmt) else ()
                 with b.reading_in(site.env):
                     if any(b.truth(t) is False for t in own):
                         continue
