@@ -10,6 +10,7 @@ from soan import api
 from soan.interpreter.play import load_log, replay
 from soan.verify import situations
 from soan.verify.bounds import Bounds
+from soan.verify.exhaustive import all_games
 from soan.verify.flow import setup_branches
 from soan.verify.pile_floor import unread
 from soan.verify.properties import Verifier, verify
@@ -66,9 +67,15 @@ NIGHT = """phase night "night" {
   }"""
 
 
-def _spec(buckets: int = 11, night_first: bool = False, night_flag: str = "true"):
+IDLE = """        option nap "naps" { say "{p} naps" }
+        option wait "waits" { say "{p} waits" }
+"""
+
+
+def _spec(buckets: int = 11, night_first: bool = False, night_flag: str = "true", idle: bool = True):
     night = NIGHT.replace("NIGHT_FLAG", night_flag)
-    steps = (night, DAY) if night_first else (DAY, night)
+    day = DAY if idle else DAY.replace(IDLE, "")  # without the idle options: a tree small enough to list
+    steps = (night, day) if night_first else (day, night)
     text = WELL.replace("BUCKETS x", f"{buckets} x").replace("DAY\n  NIGHT", "\n  ".join(steps))
     return api.compile_text(text, "well.soan")
 
@@ -138,6 +145,20 @@ def test_a_night_fetch_that_can_read_the_ruling_keeps_the_night_in_the_count(mon
     assert _ruling(_spec(11, night_flag="false"), monkeypatch)["verdict"] == "unknown"
     monkeypatch.undo()
     assert _ruling(_spec(11, night_flag="false"))["verdict"] == "witnessed"
+
+
+def test_every_game_of_each_variant_agrees_with_the_proofs():
+    """Every game listed (two options a day turn): the ruling is read exactly up to the bucket counts the hand count
+    gives (9 by day, 11 night first or with the night reading), and proved unread from one more draw's worth
+    (11, 13, 13): never where a game reads it."""
+    for kw, reached, proved in (({}, 9, 11), ({"night_first": True}, 11, 13), ({"night_flag": "false"}, 11, 13)):
+        for buckets in range(reached, proved + 1):
+            spec = _spec(buckets, idle=False, **kw)
+            games = all_games(api.tables(spec, 2))
+            assert games is not None
+            read = any("refill_rule" in g.rulings for g in games)
+            assert read == (buckets <= reached), (kw, buckets)
+            assert (_unread(spec) is not None) == (buckets >= proved), (kw, buckets)
 
 
 def test_ten_buckets_stay_unknown():
