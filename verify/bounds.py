@@ -1355,7 +1355,7 @@ class Bounds:
         sinks = self._sinks()
         moved = [k for k, st in enumerate(body.stmts) if isinstance(st, ir.Move) and st.what == ir.Local(var)
                  and isinstance(st.dest, ir.SharedZone) and st.dest.name in sinks and st.dest.name not in zc[0]]
-        rebound = any(isinstance(n, ir.Stmt) and var in _binds(n) for n in ir.walk(body))
+        rebound = var in _rebound(body)
         # a `break` before the move would leave the card where it was
         if not moved or rebound or any(isinstance(n, ir.Break) for st in body.stmts[:moved[0]] for n in ir.walk(st)):
             return mult
@@ -1717,9 +1717,28 @@ def _of_zones(e) -> bool:
     return isinstance(e, (ir.SharedZone, ir.Attr))
 
 
-def _rebound(body: ir.Block) -> set[str]:
+def _rebound(body: ir.Block) -> frozenset[str]:
     """The locals a body binds anew (a parameter among them no longer names what was passed)."""
-    return {k for n in ir.walk(body) if isinstance(n, ir.Stmt) for k in _binds(n)}
+    return node_memo(_REBOUND, body, lambda: frozenset(k for n in ir.walk(body) if isinstance(n, ir.Stmt)
+                                                        for k in _binds(n)))
+
+
+_REBOUND: dict = {}
+_MEMO_MOST = 4096  # entries a memo keeps before it starts again
+
+
+def node_memo(memo: dict, node, work):
+    """`work()`, a function of the rules node `node` alone, remembered by the node's identity (the
+    node is kept with it, so its id is never another's): the bounds read the same bodies thousands
+    of times."""
+    hit = memo.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    if len(memo) >= _MEMO_MOST:
+        memo.clear()
+    out = work()
+    memo[id(node)] = (node, out)
+    return out
 
 
 def _flag_fact(var: str, flag: str) -> ir.Expr:

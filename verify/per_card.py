@@ -40,7 +40,7 @@ def spent_by_class(b: Bounds, var: str, src, body: ir.Block | None, mult: int | 
     zc = b._zone_cards(src)
     if zc is None or len(zc[1]) < 2:
         return None
-    if any(isinstance(n, ir.Stmt) and var in _bound_by(n) for n in ir.walk(body)):
+    if var in _bound_in(body):
         return None  # the local names another card later in the body
     classes: dict = {}
     for c in zc[1]:
@@ -118,9 +118,25 @@ def _ends_in_sink(b: Bounds, var: str, stmts, sinks: set[str], src_zones) -> boo
                     ways.append(st.orelse.stmts)
             if ways and all(w is not None and _ends_in_sink(b, var, w, sinks, src_zones) for w in ways):
                 return True
-        if any(isinstance(n, ir.Break) for n in ir.walk(st)):
+        if _has_break(st):
             return False
     return False
+
+
+def _has_break(st: ir.Stmt) -> bool:
+    from .bounds import node_memo
+    return node_memo(_BREAKS, st, lambda: any(isinstance(n, ir.Break) for n in ir.walk(st)))
+
+
+def _bound_in(body: ir.Block) -> frozenset[str]:
+    """The locals the statements of `body` bind, at any depth."""
+    from .bounds import node_memo
+    return node_memo(_BOUND, body, lambda: frozenset(k for n in ir.walk(body) if isinstance(n, ir.Stmt)
+                                                      for k in _bound_by(n)))
+
+
+_BREAKS: dict = {}
+_BOUND: dict = {}
 
 
 def _reads_only_print(test, var: str) -> bool:

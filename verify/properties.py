@@ -19,8 +19,8 @@ from soan.dsl import ir
 from soan.dsl.analysis import examples_only_defs, parameter_uses, reachable, rule_roots
 from soan.interpreter.runtime import Tables
 
-from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness, seat_plan,
-               situations, solver, supplies)
+from . import (climb as cooperative, crosscheck, distinct_keys, free_picks, item_plan, item_progress, item_witness,
+               pile_floor, seat_plan, situations, solver, supplies)
 from .background import Background
 from .bounds import Bounds, Joined
 from .findings import Finding
@@ -868,6 +868,8 @@ class Verifier:
             return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise",
                            self._moot_why(name))
         w = self.s.consulted.get(name) or self._steered_ruling(name)
+        if w is None and (never := pile_floor.unread(self, name)) is not None:
+            return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise", never)
         if w is None:
             return Finding("rulings", name, "unknown", f"the situation of {what} '{name}' can arise",
                            f"read by {', '.join(read)}; not reached in {self.s.games} games; {why}")
@@ -942,6 +944,10 @@ class Verifier:
                 f"read in none of the {n} paired games (at most {pct(r['read_interval'][1])} of games, 95%): "
                 f"what it changes is not measured ({same})" if n else
                 "no paired games were played (--games 0): what it changes is not measured"))
+            if w is None and (never := pile_floor.unread(self, r["name"])) is not None:
+                # no game read it, and none can: a pile never that low (verify/pile_floor.py)
+                return Finding("rulings", r["name"], "proved", f"the situation of {what} '{r['name']}' cannot arise",
+                               never)
             if w is None:
                 return Finding("rulings", r["name"], "unknown", f"the situation of {what} '{r['name']}' can arise",
                                f"{unmeasured}; not reached in the {self.s.games} search games either")

@@ -54,6 +54,13 @@ class ReadSite:
     # the piles of which a draw must have found too few cards for the read to happen: a test
     # `n < k` on `let n = min(k, count(Z))` (or `count(Z)`) right before `draw k from Z`
     short_draws: frozenset = frozenset()
+    # the innermost statement whose own expression holds the read (None: none, as in a def's body),
+    # the tests as written (no let inlined), and how many of them are that statement's own (the
+    # last ones: an earlier branch's test, an option's `when`, the left side of an `and`), which
+    # it reads where it starts; the rest are the tests of the statements around it
+    stmt: ir.Stmt | None = attrs.field(default=None, eq=False)
+    written: tuple = attrs.field(default=(), eq=False)
+    own: int = attrs.field(default=0, eq=False)
 
 
 def read_sites(spec: ir.Spec, name: str) -> list[ReadSite]:
@@ -70,8 +77,21 @@ def read_sites(spec: ir.Spec, name: str) -> list[ReadSite]:
 class _Walk:
     def __init__(self, name: str, params: tuple, out: list):
         self.name, self.params, self.out = name, params, out
+        self.stmt: ir.Stmt | None = None  # the statement being walked, and how many tests lay outside it
+        self.outside = 0
 
     def node(self, n, tests: tuple, lets: dict) -> None:
+        if isinstance(n, ir.Stmt):
+            saved = self.stmt, self.outside
+            self.stmt, self.outside = n, len(tests)
+            try:
+                self._node(n, tests, lets)
+            finally:
+                self.stmt, self.outside = saved
+        else:
+            self._node(n, tests, lets)
+
+    def _node(self, n, tests: tuple, lets: dict) -> None:
         if isinstance(n, ir.Expr):
             self.expr(n, tests, lets)
         elif isinstance(n, ir.Block):
@@ -107,7 +127,8 @@ class _Walk:
     def expr(self, e: ir.Expr, tests: tuple, lets: dict) -> None:
         if isinstance(e, ir.Param) and e.name == self.name:
             self.out.append(ReadSite(self.params, tuple(_inline(t, lets) for t in tests),
-                                     frozenset(z for t in tests if (z := _short_draw(t, lets)) is not None)))
+                                     frozenset(z for t in tests if (z := _short_draw(t, lets)) is not None),
+                                     self.stmt, tuple(tests), len(tests) - self.outside))
         elif isinstance(e, ir.BinOp) and e.op in ("and", "or"):
             self.expr(e.left, tests, lets)
             self.expr(e.right, tests + ((e.left if e.op == "and" else ir.Not(e.left)),), lets)
