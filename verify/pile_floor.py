@@ -120,8 +120,12 @@ def unread(v: Verifier, name: str) -> str | None:
 
 def _read_elsewhere(spec: ir.Spec, name: str) -> bool:
     """Whether the spec reads `name` outside the rules read_sites walks (the setup, rounds, scoring,
-    procedures and defs): in the winner line, a zone's capacity, a supply, ...  Such a read has no
-    test on a pile around it, so nothing here says it never happens (the worked examples aside)."""
+    procedures and defs): in the winner line, a zone's capacity, a supply, a token's `when short
+    ruling`, a card table's `assumed`...  Such a read has no test on a pile around it, so nothing
+    here says it never happens (the worked examples aside)."""
+    if any(t.short_ruling == name for t in spec.tokens) or any(c.assumed == name for c in spec.card_sets):
+        return True  # named, not written as an expression: read at a short give, or when the cards are laid
+
     def reads(roots) -> int:
         return sum(isinstance(n, ir.Param) and n.name == name for r in roots if r is not None for n in ir.walk(r))
     walked = [spec.setup, spec.rounds, spec.scoring] + [p.body for p in spec.procedures] + [d.body for d in spec.defs]

@@ -90,6 +90,34 @@ def test_a_ruling_also_read_in_the_winner_line_is_not_proved_unread():
 }""")) == (True, 0)  # the same without the winner's read: 3 cards, none taken
 
 
+
+def test_a_ruling_named_by_a_token_or_a_card_table_is_not_proved_unread():
+    """A token `when short ruling r` reads r at a short give (the second coin here, in the one game), and an assumption
+    naming a card table decides the deck: neither is proved unread from the pile test (both were before)."""
+    rules = """rounds 1 {
+  phase look "look" {
+    for p in players { give 1 coin to p }
+    if count(pile) == 0 and r == a { say "read" }
+  }
+}"""
+    token = (_text(3, rules.replace("r == a", "r == partial"))
+             .replace("{a, b} = a", "{partial, unlimited} = partial")
+             .replace('score songs "songs"', 'score songs "songs"\ntoken coin "coin" supply SUPPLY hold 0..9 when short ruling r'))
+    assert _judge(token.replace("SUPPLY", "1")) == (False, 1)
+    assert _judge(token.replace("SUPPLY", "2").replace("when short ruling r", "when short partial")) == (True, 0)  # no short give
+    table = (_text(3, rules.replace("    for p in players { give 1 coin to p }\n", "").replace("r == a", "tbl == small"))
+             .replace("cards bucket in pile { 3 x size = 1 }",
+                      'assume tbl: {small, big} = small "Which table?" cite "test"\n'
+                      "cards bucket in pile assumed tbl {\n  small: 3 x size = 1\n  big: 5 x size = 1\n}"))
+    spec = api.compile_text(table, "adv.soan")
+    t = api.tables(spec, 2)
+    v = Verifier(t, 120.0, max_games=0)
+    v.branches = setup_branches(t)
+    v.bs = [Bounds(t, loc) for _, loc in v.branches]
+    v.b = v.bs[0]
+    assert unread(v, "tbl") is None
+    assert unread(v, "r") is None  # r is read nowhere: nothing for this technique to claim
+
 TAKES = {
     "draw": "draw 1 from pile to p.hand",
     "first": "move first(pile) to p.hand",
