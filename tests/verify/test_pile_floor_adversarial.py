@@ -271,3 +271,13 @@ def test_reads_in_the_setup_count_the_whole_game():
     assert _judge(text(2)) == (False, 1)
     assert _judge(text(4)) == (False, 0)
     assert _judge(text(5)) == (True, 0)
+
+
+def test_a_read_in_a_def_counts_the_whole_game():
+    """The look before the draws reads the ruling through a def: a def's read has no step, so all 4 draws count (2
+    cards read, 3 and 4 neither read nor proved, 5 proved) where a statement's read would cut the last 2."""
+    rules = LOOK_FIRST.replace("if count(pile) LOW and r == a", "if refills") + "\ndef refills = count(pile) == 0 and r == a"
+    assert _judge(_text(2, rules)) == (False, 1)
+    assert _judge(_text(3, rules)) == (False, 0)
+    assert _judge(_text(4, rules)) == (False, 0)
+    assert _judge(_text(5, rules)) == (True, 0)
