@@ -78,7 +78,7 @@ def unread(v: Verifier, name: str) -> str | None:
     spec = v.spec
     piles = {z.name for z in spec.zones if not z.per_player}
     sites = read_sites(spec, name)
-    if not sites:
+    if not sites or _read_elsewhere(spec, name):
         return None
     need: dict[str, list] = {}  # pile -> the (op, k) of one test per read that it must make false
     for s in sites:
@@ -116,6 +116,20 @@ def unread(v: Verifier, name: str) -> str | None:
     return (f"it is read only behind a test that {z} is nearly empty{where}; {z} starts with {start} "
             f"cards and the rules take at most {taken} out of it {until} (cards put back only add to it): it "
             f"always holds at least {floor} until then, too many for those tests")
+
+
+def _read_elsewhere(spec: ir.Spec, name: str) -> bool:
+    """Whether the spec reads `name` outside the rules read_sites walks (the setup, rounds, scoring,
+    procedures and defs): in the winner line, a zone's capacity, a supply, a token's `when short
+    ruling`, a card table's `assumed`...  Such a read has no test on a pile around it, so nothing
+    here says it never happens (the worked examples aside)."""
+    if any(t.short_ruling == name for t in spec.tokens) or any(c.assumed == name for c in spec.card_sets):
+        return True  # named, not written as an expression: read at a short give, or when the cards are laid
+
+    def reads(roots) -> int:
+        return sum(isinstance(n, ir.Param) and n.name == name for r in roots if r is not None for n in ir.walk(r))
+    walked = [spec.setup, spec.rounds, spec.scoring] + [p.body for p in spec.procedures] + [d.body for d in spec.defs]
+    return reads([attrs.evolve(spec, examples=())]) > reads(walked)
 
 
 def _last_step(v: Verifier, sites) -> int | None | bool:
