@@ -103,9 +103,25 @@ def test_chips_taken_from_the_other_player_carry_their_polish():
     assert best == 6 and proved >= 6
 
 
+SWAP = """option swap {
+        move d to p.gift_spot
+        if count(p.pile) > 0 and count(next(p).pile) > 0 {
+          choose g from p.pile by p "gives" { choose h from next(p).pile by p "takes" { exchange g with h } }
+        }
+      }"""
+
+
+def test_chips_swapped_with_the_other_player_carry_their_polish():
+    """A third place swaps one of the player's chips for one of the other's (an exchange: no count
+    changes): a chip the other polished comes to the swapper's pile, so the own placements' count of
+    polished chips (4) does not hold; a game reaches 6 and the bound stays at least that."""
+    proved, best = proved_and_best(spec(GIFT=SWAP), "worth")
+    assert best == 6 and proved >= 6
+
+
 @pytest.mark.slow
 def test_counting_marks_from_placements_is_sound_on_random_variants():
-    """Twenty-four variants (rounds, whose pile a polish marks, chips given or taken between players, the amount)
+    """Twenty-four variants (rounds, whose pile a polish marks, chips given, taken or swapped between players, the amount)
     played out in every game: none scores above the bound, and the placements count the marks in
     several of them."""
     import random
@@ -113,8 +129,9 @@ def test_counting_marks_from_placements_is_sound_on_random_variants():
     rng = random.Random(5)
     polishes = [OWN, OWN, OWN.replace("p.pile", "next(p).pile"),
                 OWN + "\n      if count(p.pile) > 0 { move first(p.pile) to next(p).pile }",
+                OWN + "\n      if count(p.pile) > 0 and count(next(p).pile) > 0 { exchange first(p.pile) with first(next(p).pile) }",
                 OWN.replace("set c.polished = true", "set c.polished = true  set c.polished = false")]
-    gifts = ["", "", STEAL, """option gift {
+    gifts = ["", "", STEAL, SWAP, """option gift {
         move d to p.gift_spot
         if count(p.pile) > 0 { choose g from p.pile by p "gives a chip" { move g to next(p).pile } }
       }"""]
