@@ -21,7 +21,15 @@ the budget:
   player's, or any zone of unknown player by its firings) outside such a statement by its own count,
   plus for each move min(W_m x_m, ...) likewise (exchanges change no count);
 - a filter of the player's Z cut to another group of Z at scoring (verify/trimmed.py): at most half
-  the zone's count.
+  the zone's count;
+- how many cards of the player's Z have a yes/no state f true (verify/rare_states.py): the cards it
+  starts true on, plus every `set c.f = ...` that may make it true by its firings in the whole game
+  (every player's), except that one in a placement's statements setting the card a choice of one card
+  took from the placer's own Z counts for the placer only, as their share allows, when no card ever goes
+  from one player's Z to another's (no move, draw or exchange of the setup or the rounds takes from Z,
+  no exchange touches it, nothing in the scoring puts a card into it): a card marked in p.Z is p's
+  at the scoring, and so is its mark.  A sum over Z (or a filter of it) whose value reads f is then at
+  most its best n cards, at most k of them at their value with f true, n and k those two counts.
 
 Each is also no more than its bound read alone.  An award's amount reading them (`count(kept(p)) *
 (2 + p.tokens)`) is read by interval arithmetic over those quantities, every other part at its
