@@ -21,7 +21,15 @@ the budget:
   player's, or any zone of unknown player by its firings) outside such a statement by its own count,
   plus for each move min(W_m x_m, ...) likewise (exchanges change no count);
 - a filter of the player's Z cut to another group of Z at scoring (verify/trimmed.py): at most half
-  the zone's count.
+  the zone's count;
+- how many cards of the player's Z have a yes/no state f true (verify/rare_states.py): the cards it
+  starts true on, plus every `set c.f = ...` that may make it true by its firings in the whole game
+  (every player's), except that one in a placement's statements setting the card a choice of one card
+  took from the placer's own Z counts for the placer only, as their share allows, when no card ever goes
+  from one player's Z to another's (no move, draw or exchange of the setup or the rounds takes from Z,
+  no exchange touches it, nothing in the scoring puts a card into it): a card marked in p.Z is p's
+  at the scoring, and so is its mark.  A sum over Z (or a filter of it) whose value reads f is then at
+  most its best n cards, at most k of them at their value with f true, n and k those two counts.
 
 Each is also no more than its bound read alone.  An award's amount reading them (`count(kept(p)) *
 (2 + p.tokens)`) is read by interval arithmetic over those quantities, every other part at its
@@ -41,7 +49,7 @@ import itertools
 
 from soan.dsl import ir
 
-from . import placed, trimmed
+from . import placed, rare_states, trimmed
 from .matched_sums import INLINE_DEPTH, _expand
 
 # The most ways of sharing the placements between the moves an amount reads that are tried.
@@ -216,8 +224,122 @@ def _zone_sites(b, zone: str) -> list | None:
     return out
 
 
+def _makes_true(n, field: str) -> bool:
+    """Whether the statement is a `set x.field = ...` that may make the yes/no state true."""
+    return isinstance(n, ir.Set) and isinstance(n.target, ir.Attr) and n.target.name == field \
+        and not (n.op == "=" and n.value == ir.Bool(False))
+
+
+def _flag_sites(b, field: str) -> list | None:
+    """[(site, its firings in a whole game, for every player)] for every `set` that may make the yes/no
+    state `field` true on a card; None: not a yes/no state few firings make true, or a set not bounded."""
+    if rare_states.true_at_once(b, field) is None:
+        return None
+    out = []
+    for i, s in enumerate(b.sites):
+        if _makes_true(s.node, field):
+            if s.firings is None:
+                return None
+            out.append((i, s.firings))
+    return out
+
+
+def _flag_gain(b, field: str, zone: str):
+    """A `set c.field = ...` gives the player P one more card of P.zone with the state true when c is
+    the one card a choice took from P.zone (filtered or not), and no card ever goes from one player's
+    zone to another's (see _stays); any other set is no gain of one player's (counted for everyone)."""
+    owners = _own_sets(b, field, zone) if _stays(b, zone) else {}
+
+    def gain(s):
+        if _makes_true(s.node, field) and id(s.node) in owners:
+            return ir.Int(1), owners[id(s.node)]
+        return None
+    return gain
+
+
+def _stays(b, zone: str) -> bool:
+    """Whether a card in one player's `zone` stays there until the scoring, and none comes into one
+    in the scoring: no move, draw or exchange of the setup or the rounds may take a card from it, no
+    exchange ever touches it, and no move or draw of the scoring may put a card into it.  Then a card
+    that lay in P.zone during the rounds and lies in Q.zone later is P's: P is Q."""
+    memo = b.__dict__.setdefault("_budget_stays", {})
+    if zone in memo:
+        return memo[zone]
+    ok = True
+    for s in b.sites:
+        n = s.node
+        if not isinstance(n, (ir.Move, ir.Draw, ir.Exchange)):
+            continue
+        # where it takes from, as the reading says and as where cards can go says: each holds
+        src, flow = b._taken_from(s), b.flow.taken_from.get(n.span.site)
+        src = flow if src is None else src if flow is None else src & flow
+        if isinstance(n, ir.Exchange) or s.stage is None or s.stage[0] != "scoring":
+            if src is None or zone in src:
+                ok = False
+                break
+            continue
+        with b.reading_in(s.env):
+            into, _ = b._filled(n.dest)
+        if into is None or zone in into:
+            ok = False
+            break
+    memo[zone] = ok
+    return ok
+
+
+def _own_sets(b, field: str, zone: str) -> dict:
+    """id(set) -> the player local P, for every `set c.field = ...` inside the body of the choice that
+    binds c to one card of `P.zone` (or a filter of it), with nothing in that body binding c anew."""
+    out: dict = {}
+    for root in b._roots():
+        for ch in ir.walk(root):
+            if not (isinstance(ch, ir.Choose) and ch.var is not None and ch.count_kind is None and ch.body is not None):
+                continue
+            src = _expand(b, ch.source, INLINE_DEPTH)
+            who = None if src is None else _zone_owner(src, zone)
+            if who is None:
+                continue
+            inner = set().union(*(placed._bound_names(st) for st in ch.body.stmts))
+            if ch.var in inner:
+                continue
+            for n in ir.walk(ch.body):
+                if _makes_true(n, field) and n.target.obj == ir.Local(ch.var):
+                    out[id(n)] = who
+    return out
+
+
+def _zone_owner(e, zone: str):
+    """The local P when `e` is `P.zone` or a filter of it."""
+    match e:
+        case ir.Attr(obj=ir.Local() as who, name=name) if name == zone:
+            return who
+        case ir.ListComp(coll=coll, value=None):
+            return _zone_owner(coll, zone)
+    return None
+
+
+def _sites(b, key) -> list | None:
+    """[(site, what it adds to one player's quantity `key` in a game by its own count)]; None: unbounded."""
+    if key[0] == "counter":
+        return _counter_sites(b, key[1])
+    if key[0] == "zone":
+        return _zone_sites(b, key[1])
+    return _flag_sites(b, key[1])
+
+
+def _gain(b, key):
+    """What a site gives the quantity `key`: (amount, the player) or None (see verify/placed.py)."""
+    if key[0] == "counter":
+        return _counter_gain(key[1])
+    if key[0] == "zone":
+        return _zone_gain(b, key[1])
+    return _flag_gain(b, key[1], key[2])
+
+
 def _start(b, key) -> int | None:
-    kind, name = key
+    kind, name = key[:2]
+    if kind == "flag":  # the cards it starts true on, anywhere
+        return sum(1 for v in b.t.state_default.get(name, ()) if v is not None and v is not False)
     if kind == "counter":
         var = b.t.player_vars[name]
         start = b.interval(var.default) if var.default is not None else (var.domain.lo, var.domain.lo)
@@ -239,12 +361,11 @@ def _model(b, key) -> tuple | None:
     if key in memo:
         return memo[key]
     memo[key] = None
-    kind, name = key
-    sites = _counter_sites(b, name) if kind == "counter" else _zone_sites(b, name)
+    sites = _sites(b, key)
     start = _start(b, key)
     if sites is None or start is None:
         return None
-    gain = _counter_gain(name) if kind == "counter" else _zone_gain(b, name)
+    gain = _gain(b, key)
     own = dict(sites)
     tied: dict = {}
     taken: set[int] = set()
@@ -481,7 +602,35 @@ def _tree(b, site, e, who: str):
                 if zone is not None and _model(b, ("zone", zone)):
                     half = _cut(b, site, group)
                     return ("cut" if half else "q", ("zone", zone), iv[0], iv[1])
+        case ir.Agg(func="sum", value=value) if value is not None:
+            leaf = _flag_sum(b, site, e, who)
+            if leaf is not None:
+                return leaf
     return _leaf(b, site, e)
+
+
+def _flag_sum(b, site, e: ir.Agg, who: str):
+    """A sum over the awarded player's zone, or a filter of it, whose value reads a yes/no state few
+    cards hold (verify/rare_states.py): ("sum", the zone's count, [(the count of its cards with the state
+    true, that count alone, each card's value with it false, ... true)], the list's size alone, the
+    sum's interval alone)."""
+    listed = ir.ListComp(e.var, e.coll, e.where, None)
+    group = _expand(b, listed, INLINE_DEPTH)
+    zone = None if group is None else _players_zone(b, group, who)
+    iv = b.value_at(site, e)
+    if zone is None or iv is None or not _model(b, ("zone", zone)):
+        return None
+    saved, b.env, at, b._at = b.env, site.env, b._at, site.stage
+    try:
+        size = b.size(listed)
+        found = rare_states.parts(b, e)
+    finally:
+        b.env, b._at = saved, at
+    flags = [(("flag", f, zone), rare_states.true_at_once(b, f), off, on) for f, off, on in found]
+    flags = [x for x in flags if x[1] is not None and _model(b, x[0])]
+    if size is None or not flags:
+        return None
+    return ("sum", ("zone", zone), flags, size, iv)
 
 
 def _players_zone(b, e, who: str) -> str | None:
@@ -506,6 +655,8 @@ def _cut(b, site, group) -> bool:
 def _keys(tree) -> set:
     if tree[0] in ("q", "cut"):
         return {tree[1]}
+    if tree[0] == "sum":
+        return {tree[1]} | {key for key, *_ in tree[2]}
     if tree[0] == "op":
         return _keys(tree[2]) | _keys(tree[3])
     if tree[0] == "div":
@@ -521,6 +672,13 @@ def _eval(tree, most: dict):
             return tree[2], min(tree[3], max(tree[2], most[tree[1]]))
         case "cut":
             return tree[2], min(tree[3], max(tree[2], most[tree[1]] // 2))
+        case "sum":
+            # at most that many cards, at most that many of them with the state true: the best of them
+            _, zone, flags, size, (lo, hi) = tree
+            n = max(0, min(size, most[zone]))
+            for key, alone, off, on in flags:
+                hi = min(hi, rare_states._best(off, on, n, max(0, min(alone, most[key]))))
+            return lo, max(lo, hi)
         case "div":
             lo, hi = _eval(tree[2], most)
             return lo // tree[1], hi // tree[1]
@@ -604,7 +762,7 @@ def _alternatives(b, group, i: int, d: str, p: str, keys: list, models: dict) ->
     key = (i, tuple(keys))
     if key not in memo:
         span = _tail(b, i, d, p)
-        gains = [_counter_gain(name) if kind == "counter" else _zone_gain(b, name) for kind, name in keys]
+        gains = [_gain(b, k) for k in keys]
         found: list | None = []
         if span is not None:
             for c in b.sites[i].env[d].zc[1]:

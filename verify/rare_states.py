@@ -48,23 +48,37 @@ def _count(bounds, field: str) -> int | None:
 def most(bounds, e: ir.Agg, s: int | None) -> int | None:
     """The largest the sum `e` over at most `s` distinct cards can be, given the yes/no states its
     value reads that few cards can hold at once, or None."""
-    if s is None or not bounds._read_done or e.value is None:
+    if s is None:
         return None
+    out = None
+    for f, off, on in parts(bounds, e):
+        k = true_at_once(bounds, f)
+        if k is None or k >= s:
+            continue
+        best = _best(off, on, s, k)
+        out = best if out is None else min(out, best)
+    return out
+
+
+def parts(bounds, e: ir.Agg) -> list:
+    """[(f, each card's value range with f false, ... with f true)] for every yes/no state f the value of
+    the sum `e` reads and its filter does not, for the cards that can be in its list."""
+    if not bounds._read_done or e.value is None:
+        return []
     value = _expand(bounds, e.value, INLINE_DEPTH)
     if value is None:
-        return None
+        return []
     card = ir.Local(e.var)
     fields = sorted({n.name for n in ir.walk(value) if isinstance(n, ir.Attr) and n.obj == card})
     where = e.where
     # what the filter reads, through the defs it calls (one it cannot unfold: read as reading every field)
     read_by_where = None if where is None else _expand(bounds, where, INLINE_DEPTH)
-    out = None
+    out = []
     for f in fields:
         if where is not None and (read_by_where is None or
                                   any(isinstance(n, ir.Attr) and n.name == f for n in ir.walk(read_by_where))):
             continue  # the filter reads it too: which cards are summed depends on it
-        k = true_at_once(bounds, f)
-        if k is None or k >= s:
+        if true_at_once(bounds, f) is None:
             continue
         listed = ir.ListComp(e.var, e.coll, where, None)
         # read with the flag false, a state whose rises it limits may be capped lower (verify/gated_caps.py)
@@ -74,10 +88,8 @@ def most(bounds, e: ir.Agg, s: int | None) -> int | None:
         finally:
             bounds._given_false = saved
         on = bounds._per_card(listed, e.var, _fixed(value, card, f, True))
-        if off is None or on is None:
-            continue
-        best = _best(off, on, s, k)
-        out = best if out is None else min(out, best)
+        if off is not None and on is not None:
+            out.append((f, off, on))
     return out
 
 
