@@ -247,6 +247,14 @@ class Verifier:
     def _all_rulings(self) -> list[str]:
         return [r.name for r in self.spec.rulings]
 
+    def _play_depends(self, but: str) -> list[str]:
+        """The rulings and assumptions a count over the whole play rests on (other than `but`): those the
+        setup or the rounds read, and the card tables that lay the decks."""
+        names = self._all_rulings() + [a.name for a in self.spec.assumptions if a.domain is not None]
+        tables = {c.assumed for c in self.spec.card_sets if c.assumed}
+        return sorted(n for n in names if n != but and (
+            n in tables or {"setup", "rounds"} & set(self.uses.get(n, {"affects": []})["affects"])))
+
     # ---- 1. supplies (verify/supplies.py)
 
     def p_supplies(self) -> list[Finding]:
@@ -869,7 +877,8 @@ class Verifier:
                            self._moot_why(name))
         w = self.s.consulted.get(name) or self._steered_ruling(name)
         if w is None and (never := pile_floor.unread(self, name)) is not None:
-            return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise", never)
+            return Finding("rulings", name, "proved", f"the situation of {what} '{name}' cannot arise", never,
+                           depends_on=self._play_depends(name))
         if w is None:
             return Finding("rulings", name, "unknown", f"the situation of {what} '{name}' can arise",
                            f"read by {', '.join(read)}; not reached in {self.s.games} games; {why}")
@@ -947,7 +956,7 @@ class Verifier:
             if w is None and (never := pile_floor.unread(self, r["name"])) is not None:
                 # no game read it, and none can: a pile never that low (verify/pile_floor.py)
                 return Finding("rulings", r["name"], "proved", f"the situation of {what} '{r['name']}' cannot arise",
-                               never)
+                               never, depends_on=self._play_depends(r["name"]))
             if w is None:
                 return Finding("rulings", r["name"], "unknown", f"the situation of {what} '{r['name']}' can arise",
                                f"{unmeasured}; not reached in the {self.s.games} search games either")

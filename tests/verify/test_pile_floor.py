@@ -174,3 +174,13 @@ def test_pitmaster_grill_pile_never_empties_before_a_main_phase_draw_at_three_pl
     reason = _unread(spec, 3, "grill_reshuffle")
     assert reason is not None and "at most 30" in reason and "at least 2" in reason
     assert _unread(spec, 4, "grill_reshuffle") is None
+
+
+def test_the_pile_floor_proof_names_the_rulings_and_card_tables_the_count_rests_on():
+    """Pitmaster-20 at 3: the count of 30 draws rests on when storage cards act and on the invented card tables, so the proof names them (not the ruling itself)."""
+    spec = api.load(str(Path(__file__).parents[2] / "specs" / "pitmaster-20.soan"))
+    t = api.tables(spec, 3)
+    v = Verifier(t, 120.0, max_games=0)
+    deps = v._play_depends("grill_reshuffle")
+    assert {"storage_timing", "storage_table", "idea_table", "challenge_table"} <= set(deps)
+    assert "grill_reshuffle" not in deps
