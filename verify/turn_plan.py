@@ -150,7 +150,7 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
          leaves_of: Callable[[int], int] | None = None,
          start: tuple[State, list] | None = None,
-         hopeless: Callable[[list, State], bool] | None = None) -> tuple[tuple, GameRecord] | None:
+         hopeless: Callable[[list, State], bool] | None = None, again: int = 0) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -162,7 +162,10 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     others cheaply); `start`, where given, is a state and the steps that led to it (a game's
     opening kept), planned on from there; `hopeless(kept, state)`, where given, is asked after each
     round with the values kept so far (the start's first, then each round's) and the state kept: where
-    it says so, planning stops there (the rest played out at random), its work saved."""
+    it says so, planning stops there (the rest played out at random), its work saved; `again`: up to
+    this many more courses of a round whose best course ends with the objective's first number below
+    the round's start (what the seats had built, undone by the rules after their runs: a step the
+    round's end carries out by itself, which no run sees), the best course kept."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
@@ -173,8 +176,11 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             if settled is not None and settled(best_v):
                 break
             found = None
-            for _ in range(tries):
+            courses = 0
+            while courses < tries or (courses < tries + again and found[0][:1] < kept[-1][:1]
+                                      and work.spent < max_steps):
                 end, taken = _round(st, objective, rng, work, max_steps, leaves, leaves_of)
+                courses += 1
                 v = objective(end)
                 if found is None or v > found[0]:
                     found = (v, end, taken)
