@@ -34,12 +34,11 @@ from .item_witness import Closeness, at_top
 # sequences tried per run of the focused seat's decisions and per run of any other seat's
 LEAVES = 60
 OTHER_LEAVES = 4
-# plans an item gets at most where its best game is known, and the round each later plan starts
-# from, in turn: its first half kept, then its first round only (on a shipped spec of 4 rounds, the
-# side dishes' best game of 32 planned on from round 3 reached 40 in 3 of 4 tries, from round 2 44
-# and 40 in 4; planned afresh from its setup alone, 36)
+# plans an item gets at most where its best game is known (the first from its setup, then in turn
+# one from its half-way round and one from a fresh deal: on a shipped spec of 4 rounds, the side
+# dishes' best game of 32 planned on from round 3 reached 40 in 3 of 4 tries, 20-33 in the others;
+# planned afresh from its setup alone, 36; from six fresh deals 8-44, one at 40 or more)
 MAX_PLANS = 16
-REPLAN_FROM = (lambda rounds: rounds // 2 + 1, lambda rounds: 2)
 # more courses of a round whose end leaves the focused seat's item below where the round began
 # (turn_plan.plan's `again`)
 AGAIN = 2
@@ -78,12 +77,14 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
     of them `max_steps`, stopping once the item reaches half its bound.  `best_game(name)`, where
     given, is the item's best game seen (asked again before each plan, so a planned game that beat it
     is the next one's): the first plan keeps its setup (the deal and the opening choices that served
-    it) and focuses the seat that scored the item there; each later one keeps its first rounds too
-    (half of them, then only the first, in turn: REPLAN_FROM) and plans the rest with other luck.
-    Without it, seat 1 is focused, then seat 2, ..., each from a fresh deal.  Returns the games that
-    beat the best seen: (item, value, game), the best per item."""
+    it) and focuses the seat that scored the item there; then, in turn, one keeps its first half of
+    rounds too and plans the rest with other luck (the game that planned on from a good start is
+    often better than a new one), and one starts from a fresh deal, seat 2, 3, ... focused (other
+    deals, other games by the way), MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2,
+    ..., each from a fresh deal.  The items fewest points short of half their bound go first.
+    Returns the games that beat the best seen: (item, value, game), the best per item."""
     need = game_length * STEPS_PER_DECISION
-    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
+    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(-x[2] // 2) - (seen(x[0], x[1]) or 0))
     out = []
     left = max_steps
     for name, _, bound in order:
@@ -95,13 +96,15 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
             if best is not None and best >= goal or (stop is not None and stop()):
                 break
             seat, start, share = k % tables.n, None, need
-            kept = best_game(name) if best_game is not None else None
+            kept = best_game(name) if best_game is not None and (k == 0 or k % 2 == 1) else None
             if kept is not None:
                 seat = max(range(tables.n), key=lambda i: kept.result["breakdown"][f"P{i + 1}"][name])
                 rounds = kept.result.get("rounds", 0)
-                first = 1 if k == 0 or rounds < 2 else REPLAN_FROM[(k - 1) % len(REPLAN_FROM)](rounds)
+                first = 1 if k == 0 or rounds < 2 else rounds // 2 + 1
                 start = opening_of(tables, kept, first)
                 share = need * (rounds - first + 1) // max(1, rounds)
+            elif best_game is not None:
+                seat = (k // 2) % tables.n  # a fresh deal: seat 2, 3, ..., then 1
             if min(left, max_each - used) < share:
                 break
             spent = [0]
