@@ -62,7 +62,7 @@ TIGHT_PATIENCE_PER_GAME = 3
 # the climbs aimed at loose items' own values and conditions (verify/item_witness.py): games per game
 # of --games for each item and for all of them, and how many in a row may raise nothing
 WITNESS_EVALS_PER_GAME = 3
-WITNESS_TOTAL_PER_GAME = 8
+WITNESS_TOTAL_PER_GAME = 10
 WITNESS_PATIENCE_PER_GAME = 2
 # the turn-planned games for items still loose after those climbs (verify/item_plan.py): engine steps per
 # game of --games for each item and for all of them (on a shipped spec of 250-decision games a plan costs
@@ -78,7 +78,7 @@ WIDE_TOTAL_PER_GAME = 650
 # each item and for all of them (about 4,000 a game on a shipped spec of 330-decision games, 5,500 on
 # one of 440: five or four games, for the items nearest to 'within 2x')
 FOCUS_EACH_PER_GAME = 150
-FOCUS_TOTAL_PER_GAME = 400
+FOCUS_TOTAL_PER_GAME = 300
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
