@@ -12,7 +12,12 @@ LEAVES sequences, every other seat's as one of OTHER_LEAVES (a few first decisio
 the same objective, the rest at random).  A game then costs about half the steps of a fully
 planned one, so twice as many items get one.  The first game for an item keeps the setup of the
 item's best game seen (the deal and opening choices that served it, replayed as they were) and
-focuses the seat that scored it there; the plans left over try the next seat from a fresh deal.
+focuses the seat that scored it there; the plans left over take turns: one re-plans the item's best
+game so far from its half-way round, one tries the next seat from a fresh deal.  Two more guides
+than the score: what the item's awards would count were the card states they count at their tops
+(item_witness.at_top: a card held for what it can become), and a round whose end falls below what
+it reached is played again (turn_plan.plan's `again`: the rules' own steps at a round's end, which
+no run sees, can take back what the runs built).
 
 The search is a guide only: every game it returns is a real game, recorded as played, observed
 and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
