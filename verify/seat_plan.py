@@ -41,7 +41,7 @@ LEAVES = 60
 OTHER_LEAVES = 4
 # plans an item gets at most where its best game is known (the first from its setup, then in turn
 # one from its half-way round and one from a fresh deal: on a shipped spec of 4 rounds, the side
-# dishes' best game of 32 planned on from round 3 reached 40 in 3 of 4 tries, 20-33 in the others;
+# dishes' best game of 32 planned on from round 3 reached 40 in 3 of 4 tries, 20 in the fourth;
 # planned afresh from its setup alone, 36; from six fresh deals 8-44, one at 40 or more)
 MAX_PLANS = 16
 # more courses of a round whose end leaves the focused seat's item below where the round began
