@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import attrs
+
 from soan.dsl import ir
 from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
@@ -129,6 +131,88 @@ class Closeness(Grader):
             env = {who: self.t.P[seat]}
             best = max(best, sum(self.grade(c, st, env, 0) for c in conds) / len(conds))
         return best
+
+
+# where a card state read by an award's amount counts as "more is more" (at_top): through sums and
+# products, the left of a difference or a quotient, a conditional's branches, an aggregate's value
+_MONOTONE_OPS = ("+", "*")
+
+
+def _inlined(defs: dict, e: ir.Expr, depth: int = 0) -> ir.Expr:
+    """`e` with each call of a def replaced by the def's body (its parameters by the arguments), through
+    the defs those call (8 levels at most); a call whose arguments name a local the body binds is kept."""
+    def sub(n, table, depth):
+        if isinstance(n, ir.Local) and n.name in table:
+            return table[n.name]
+        if isinstance(n, ir.Call) and n.func in defs and depth < 8 and len(defs[n.func].params) == len(n.args):
+            d = defs[n.func]
+            args = tuple(sub(a, table, depth) for a in n.args)
+            bound = {getattr(x, "var", None) for x in ir.walk(d.body)}
+            if not any(isinstance(x, ir.Local) and x.name in bound for a in args for x in ir.walk(a)):
+                return sub(d.body, dict(zip(d.params, args)), depth + 1)
+        return ir.map_children(n, lambda c: sub(c, table, depth) if isinstance(c, ir.Expr) else c)
+    return sub(e, {}, depth)
+
+
+def _at_top(e: ir.Expr, tops: dict[str, int], monotone: bool = True) -> ir.Expr:
+    """`e` with each card state in `tops` read where more of it means more (see _MONOTONE_OPS) replaced
+    by its top value; everywhere else (a test, a filter, what is subtracted) read as it is."""
+    if isinstance(e, ir.Attr) and monotone and e.name in tops:
+        return ir.Int(tops[e.name])
+    if isinstance(e, ir.BinOp):
+        keep_left = monotone and e.op in _MONOTONE_OPS + ("-", "//")
+        keep_right = monotone and e.op in _MONOTONE_OPS
+        left, right = _at_top(e.left, tops, keep_left), _at_top(e.right, tops, keep_right)
+        return e if left is e.left and right is e.right else attrs.evolve(e, left=left, right=right)
+    if isinstance(e, ir.Cond):
+        then, orelse = _at_top(e.then, tops, monotone), _at_top(e.orelse, tops, monotone)
+        return e if then is e.then and orelse is e.orelse else attrs.evolve(e, then=then, orelse=orelse)
+    if isinstance(e, ir.Agg) and e.func in ("sum", "max", "min") and e.value is not None:
+        value = _at_top(e.value, tops, monotone)
+        return e if value is e.value else attrs.evolve(e, value=value)
+    return e
+
+
+def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
+    """What item `name`'s awards to a seat would add up to now, were every card state their amounts
+    count (a level, a number of tokens on a card: a state of whole numbers) at the top of its declared
+    range: the cards a seat holds that the item counts, valued for what they can become.  None where no
+    award's amount counts such a state (the amount is then what the score says already).  Only the
+    awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that local
+    the only one known: an amount that reads another (a procedure's other parameter) counts 0."""
+    spec = tables.spec
+    defs = {d.name: d for d in spec.defs}
+    tops: dict[str, int] = {}
+    for (_, sname), dom in tables.state_domain.items():
+        if isinstance(dom, ir.IntDomain) and isinstance(dom.hi, int):
+            tops[sname] = max(tops.get(sname, dom.hi), dom.hi)
+    found = []
+
+    def on_award(st, context):
+        if isinstance(st, ir.Award) and st.item == name and isinstance(st.player, ir.Local):
+            e = _inlined(defs, st.amount)
+            top = _at_top(e, tops)
+            if top != e:
+                found.append((st.player.name, top))
+
+    for body in item_progress._rule_bodies(spec):
+        item_progress._walk_stmts(body, (), on_award)
+    if not found:
+        return None
+    fns = [(who, tables.rules.x(e), e) for who, e in found]
+    P = tables.P
+
+    def value(st, seat: int) -> int:
+        total = 0
+        for who, fn, _ in fns:
+            try:
+                got = fn(st, {who: P[seat]})
+            except Exception:  # an amount that reads what only its procedure's call binds: unread
+                continue
+            if isinstance(got, int) and not isinstance(got, bool):
+                total += max(0, got)
+        return total
+    return value
 
 
 def _graded_compare(op: str, a: int, b: int) -> float:

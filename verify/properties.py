@@ -75,10 +75,12 @@ WIDE_EACH_PER_GAME = 350
 WIDE_TOTAL_PER_GAME = 650
 # where no game fits that share, or the games that fit cover fewer than half the loose items, games
 # planned for one seat, the others cheaply (verify/seat_plan.py): engine steps per game of --games for
-# each item and for all of them (about 4,000 a game on a shipped spec of 330-decision games, 5,500 on
-# one of 440: five or four games, for the items nearest to 'within 2x')
-FOCUS_EACH_PER_GAME = 100
-FOCUS_TOTAL_PER_GAME = 200
+# each item and for all of them (about 5,000 a game on a shipped spec of 330-decision games, 6,000 on
+# one of 440, a re-plan from a game's half-way round about half that: six to nine games, for the items
+# fewest points short of 'within 2x'; at 100 and 200 the side dishes of one such spec stayed at 36 of
+# the 39 that 'within 2x' of 78 needs, at 150 and 300 they reached 50)
+FOCUS_EACH_PER_GAME = 150
+FOCUS_TOTAL_PER_GAME = 300
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 

@@ -12,7 +12,12 @@ LEAVES sequences, every other seat's as one of OTHER_LEAVES (a few first decisio
 the same objective, the rest at random).  A game then costs about half the steps of a fully
 planned one, so twice as many items get one.  The first game for an item keeps the setup of the
 item's best game seen (the deal and opening choices that served it, replayed as they were) and
-focuses the seat that scored it there; the plans left over try the next seat from a fresh deal.
+focuses the seat that scored it there; the plans left over take turns: one re-plans the item's best
+game so far from its half-way round, one tries the next seat from a fresh deal.  Two more guides
+than the score: what the item's awards would count were the card states they count at their tops
+(item_witness.at_top: a card held for what it can become), and a round whose end falls below what
+it reached is played again (turn_plan.plan's `again`: the rules' own steps at a round's end, which
+no run sees, can take back what the runs built).
 
 The search is a guide only: every game it returns is a real game, recorded as played, observed
 and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
@@ -29,11 +34,19 @@ from soan.interpreter.state import State
 
 from . import item_progress, turn_plan
 from .item_plan import item_scores
-from .item_witness import Closeness
+from .item_witness import Closeness, at_top
 
 # sequences tried per run of the focused seat's decisions and per run of any other seat's
 LEAVES = 60
 OTHER_LEAVES = 4
+# plans an item gets at most where its best game is known (the first from its setup, then in turn
+# one from its half-way round and one from a fresh deal: on a shipped spec of 4 rounds, the side
+# dishes' best game of 32 planned on from round 3 reached 40 in 3 of 4 tries, 20 in the fourth;
+# planned afresh from its setup alone, 36; from six fresh deals 8-44, one at 40 or more)
+MAX_PLANS = 16
+# more courses of a round whose end leaves the focused seat's item below where the round began
+# (turn_plan.plan's `again`)
+AGAIN = 2
 # engine steps a focused game costs per decision of a seeded game: 10-15 on a shipped spec of
 # 330-440-decision games (3,400-6,400 steps a game), so a plan is tried only where an item's steps
 # cover this many per decision
@@ -42,9 +55,11 @@ STEPS_PER_DECISION = 18
 
 def seat_state_value(tables: Tables, name: str, seat: int) -> Callable[[State], tuple]:
     """A state's value for item `name` at seat `seat`: that seat's item were the game scored now,
-    then its closeness to the item's conditions and progress towards what it counts, then minus
-    the other seats' item."""
+    then its closeness to the item's conditions, what its awards would count were the card states
+    they count at their tops (item_witness.at_top: the cards held for what they can become), its
+    progress towards what the item counts, then minus the other seats' item."""
     close = Closeness(tables, name)
+    top = at_top(tables, name)
     progress = item_progress.progress_of(tables, name)
     scores = item_scores(tables, name)
 
@@ -52,8 +67,8 @@ def seat_state_value(tables: Tables, name: str, seat: int) -> Callable[[State], 
         vals = scores(st)
         if vals is None:  # a scoring that cannot run yet: such a state ranks last
             return (float("-inf"),)
-        return (vals[seat], close(st, seat) if close else 0.0, progress(st, seat) if progress else 0.0,
-                -(sum(vals) - vals[seat]))
+        return (vals[seat], close(st, seat) if close else 0.0, top(st, seat) if top else 0,
+                progress(st, seat) if progress else 0.0, -(sum(vals) - vals[seat]))
     return value
 
 
@@ -62,14 +77,19 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
                  stop: Callable[[], bool] | None = None,
                  best_game: Callable[[str], GameRecord | None] | None = None) -> list[tuple[str, int, GameRecord]]:
     """Focused planned games for each loose maximum (name, sign, proved bound; the nearest to 'within
-    2x' first): seat 1 focused, then seat 2, ... while the item's `max_each` steps cover another game
-    of `game_length` decisions (STEPS_PER_DECISION each) and all of them `max_steps`, stopping once the
-    item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen: the
-    first plan keeps its setup (the deal and the opening choices that served it) and focuses the seat
-    that scored the item there.  Returns the games that beat the best seen: (item, value, game), the
-    best per item."""
+    2x' first) while the item's `max_each` steps cover another game of `game_length` decisions
+    (STEPS_PER_DECISION each; a game planned from a later round, the share of its rounds left) and all
+    of them `max_steps`, stopping once the item reaches half its bound.  `best_game(name)`, where
+    given, is the item's best game seen (asked again before each plan, so a planned game that beat it
+    is the next one's): the first plan keeps its setup (the deal and the opening choices that served
+    it) and focuses the seat that scored the item there; then, in turn, one keeps its first half of
+    rounds too and plans the rest with other luck (the game that planned on from a good start is
+    often better than a new one), and one starts from a fresh deal, seat 2, 3, ... focused (other
+    deals, other games by the way), MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2,
+    ..., each from a fresh deal.  The items fewest points short of half their bound go first.
+    Returns the games that beat the best seen: (item, value, game), the best per item."""
     need = game_length * STEPS_PER_DECISION
-    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
+    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(-x[2] // 2) - (seen(x[0], x[1]) or 0))
     out = []
     left = max_steps
     for name, _, bound in order:
@@ -77,21 +97,27 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
         used = 0
         best = seen(name, 1)
         found_best = None
-        for k in range(tables.n):
-            if min(left, max_each - used) < need or (stop is not None and stop()):
+        for k in range(MAX_PLANS if best_game is not None else tables.n):
+            if best is not None and best >= goal or (stop is not None and stop()):
                 break
-            if best is not None and best >= goal:
-                break
-            seat, start = k, None
-            kept = best_game(name) if best_game is not None and k == 0 else None
+            seat, start, share = k % tables.n, None, need
+            kept = best_game(name) if best_game is not None and (k == 0 or k % 2 == 1) else None
             if kept is not None:
                 seat = max(range(tables.n), key=lambda i: kept.result["breakdown"][f"P{i + 1}"][name])
-                start = opening_of(tables, kept)
+                rounds = kept.result.get("rounds", 0)
+                first = 1 if k == 0 or rounds < 2 else rounds // 2 + 1
+                start = opening_of(tables, kept, first)
+                share = need * (rounds - first + 1) // max(1, rounds)
+            elif best_game is not None:
+                seat = (k // 2) % tables.n  # a fresh deal: seat 2, 3, ..., then 1
+            if min(left, max_each - used) < share:
+                break
             spent = [0]
             found = turn_plan.plan(tables, seat_state_value(tables, name, seat), seed + k, min(max_each - used, left),
                                    settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
                                    spent=spent, leaves=LEAVES, tries=1,
-                                   leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start)
+                                   leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start,
+                                   again=AGAIN)
             used += spent[0]
             left -= spent[0]
             if found is None:

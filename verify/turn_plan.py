@@ -61,9 +61,10 @@ class _Work:
 
 
 def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
-         leaves: int = LEAVES) -> list[int]:
+         leaves: int = LEAVES) -> tuple[list[int], tuple]:
     """The moves of the seat to move, from `st` until another seat or a chance event is next (at
-    most DEPTH): the sequence whose end values highest among a tree of LEAVES sequences."""
+    most DEPTH): the sequence whose end values highest among a tree of LEAVES sequences, and that
+    value."""
     seat = st.current_player()
     ends: list = []
 
@@ -101,7 +102,8 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
     if len({v for v, _, _, _ in valued}) == 1 and len({tuple(seq[:1]) for _, _, _, seq in valued}) > 1:
         luck = rng.getrandbits(32)
         valued = [(_later(s, objective, luck, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
-    return max(valued, key=lambda x: (x[0], x[1]))[3]
+    best = max(valued, key=lambda x: (x[0], x[1]))
+    return best[3], best[0]
 
 
 def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Work) -> tuple:
@@ -121,12 +123,15 @@ def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Wor
 
 
 def _round(start: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
-           max_steps: int, leaves: int = LEAVES, leaves_of: Callable[[int], int] | None = None) -> tuple[State, list]:
+           max_steps: int, leaves: int = LEAVES,
+           leaves_of: Callable[[int], int] | None = None) -> tuple[State, list, tuple | None]:
     """The rules played from `start` to the next round's start (the setup goes with the first
-    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`."""
+    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`; and the
+    highest value a run of the round ended on (None where none was planned)."""
     st = start.clone()
     first = st.round
     taken: list = []
+    peak = None
     while not st.is_terminal() and work.spent < max_steps:
         if st.round != first and first > 0:
             break
@@ -137,11 +142,14 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
             taken.append(t)
             continue
         first = max(first, st.round)  # the setup's decisions go with the first round
-        for m in _run(st, objective, rng, work, leaves if leaves_of is None else leaves_of(st.current_player())):
+        seq, v = _run(st, objective, rng, work, leaves if leaves_of is None else leaves_of(st.current_player()))
+        for m in seq:
             st.apply(m)
             work.spent += 1
             taken.append(m)
-    return st, taken
+        if peak is None or v > peak:
+            peak = v
+    return st, taken, peak
 
 
 def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
@@ -150,7 +158,7 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
          leaves_of: Callable[[int], int] | None = None,
          start: tuple[State, list] | None = None,
-         hopeless: Callable[[list, State], bool] | None = None) -> tuple[tuple, GameRecord] | None:
+         hopeless: Callable[[list, State], bool] | None = None, again: int = 0) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -162,7 +170,11 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     others cheaply); `start`, where given, is a state and the steps that led to it (a game's
     opening kept), planned on from there; `hopeless(kept, state)`, where given, is asked after each
     round with the values kept so far (the start's first, then each round's) and the state kept: where
-    it says so, planning stops there (the rest played out at random), its work saved."""
+    it says so, planning stops there (the rest played out at random), its work saved; `again`: up to
+    this many more courses of a round whose best course ends with the objective's first number below
+    the most it reached, at the round's start or at the end of a run in one of its courses (what the
+    seats had built, undone after their runs: a step the round's end carries out by itself, which no
+    run sees), the best course kept."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
@@ -173,9 +185,14 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             if settled is not None and settled(best_v):
                 break
             found = None
-            for _ in range(tries):
-                end, taken = _round(st, objective, rng, work, max_steps, leaves, leaves_of)
+            courses = 0
+            high = kept[-1][:1]  # the most the item reached: at the round's start, at a run's end in it
+            while courses < tries or (courses < tries + again and found[0][:1] < high and work.spent < max_steps):
+                end, taken, peak = _round(st, objective, rng, work, max_steps, leaves, leaves_of)
+                courses += 1
                 v = objective(end)
+                if peak is not None:
+                    high = max(high, peak[:1])
                 if found is None or v > found[0]:
                     found = (v, end, taken)
                 if settled is not None and settled(v):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from soan import api
 from soan.interpreter.play import replay
-from soan.verify import item_plan, seat_plan, turn_plan
+from soan.interpreter.state import State
+from soan.verify import item_plan, item_witness, seat_plan, turn_plan
 
 from tests.verify.test_item_plan import _best, _tables
 
@@ -74,3 +75,181 @@ def test_a_plan_from_a_kept_opening_plays_that_opening_as_it_was():
     steps = [s["index"] for s in found[1].log["steps"]]
     assert steps[:8] == start[1] == [s["index"] for s in kept.log["steps"][:8]]
     assert replay(t, found[1].log).result == found[1].result
+
+
+# Each of eight rounds a player takes a jar from the market (two of each of five colours) into their
+# cellar, ages one of their jars a level (up to 3), or rests; the item counts the levels of a seat's red
+# jars.  By hand the top is 6: both red jars at level 3, two takes and six ages, every turn used.  A jar
+# taken scores nothing until it is aged, so the score alone cannot tell a red jar from another: random
+# play shows at most 3, and plans steered by the item's score and progress (the jars held, their levels
+# of any colour) take jars of any colour.  What the award counts at the top of each level (at_top: 3 a
+# red jar held) tells them apart.
+CELLAR = """game "Cellar" players 2..2
+enum colour "colour" = red, blue, green, white, black
+component jar "jar" {
+  colour: colour
+  state level: 0..3 = 0
+}
+zone market: shared public unordered
+zone cellar: per_player public unordered
+cards jar in market {
+  2 x colour = red
+  2 x colour = blue
+  2 x colour = green
+  2 x colour = white
+  2 x colour = black
+}
+score aged "aged"
+rounds 8 {
+  for p in players { do work(p) }
+}
+procedure work(p) {
+  choose by p "works" {
+    option take "takes a jar" when count(market) > 0 {
+      choose j from market by p "takes a jar" { move j to p.cellar }
+    }
+    option age "ages a jar" when any(j in p.cellar where j.level < 3) {
+      choose j from [x in p.cellar where x.level < 3] by p "ages a jar" { set j.level += 1 }
+    }
+    option rest "rests" { }
+  }
+}
+scoring {
+  for p in players { award AMOUNT to p for aged }
+}
+winner among p in players by vp(p) desc else draw
+"""
+RED_LEVELS = "sum(j.level for j in p.cellar where j.colour == red)"
+
+
+def _cellar(amount: str = RED_LEVELS):
+    return api.tables(api.compile_text(CELLAR.replace("AMOUNT", amount), "cellar.soan"), 2)
+
+
+def _cellar_plans(t) -> list[int]:
+    out = []
+    for seed in range(6):
+        found = turn_plan.plan(t, seat_plan.seat_state_value(t, "aged", 0), seed, 100_000, leaves=seat_plan.LEAVES,
+                               tries=1, leaves_of=lambda s: seat_plan.LEAVES if s == 0 else seat_plan.OTHER_LEAVES)
+        assert replay(t, found[1].log).result == found[1].result
+        out.append(found[1].result["breakdown"]["P1"]["aged"])
+    return out
+
+
+def test_what_an_award_counts_at_the_top_of_its_levels_reads_a_held_card_for_what_it_can_become():
+    """A red jar taken into the cellar scores 0 now, and at_top reads it as 3 (its level at the top of 0..3); a blue one adds nothing."""
+    t = _cellar()
+    top = item_witness.at_top(t, "aged")
+    st = State(t).start()
+    st.apply([m.label for m in st.legal_moves()].index("take"))
+    st.apply([m.label for m in st.legal_moves()].index("jar(red)"))
+    assert top(st, 0) == 3 and top(st, 1) == 0
+    st.apply([m.label for m in st.legal_moves()].index("take"))
+    st.apply([m.label for m in st.legal_moves()].index("jar(blue)"))
+    assert top(st, 0) == 3 and top(st, 1) == 0
+
+
+def test_focused_plans_steered_by_the_award_at_the_top_reach_the_hand_known_top_where_the_score_alone_does_not(
+        monkeypatch):
+    """With at_top in the objective the focused plan reaches 6 (the hand-known top) from at least 5 of 6 seeds, each replaying; without it none reaches more than 3, as random play."""
+    t = _cellar()
+    with_top = _cellar_plans(t)
+    assert max(with_top) == 6 and sum(v == 6 for v in with_top) >= 5
+    monkeypatch.setattr(seat_plan, "at_top", lambda tables, name: None)
+    assert max(_cellar_plans(t)) <= 3
+
+
+def test_no_award_at_the_top_where_a_level_is_read_only_in_a_test_or_subtracted():
+    """A level read only in a filter (jars at level 3 counted) or subtracted (3 - level) is no "more is more": at_top gives nothing to steer by; a level counted through a def's body is read."""
+    assert item_witness.at_top(_cellar("3 * count(j in p.cellar where j.colour == red and j.level == 3)"),
+                               "aged") is None
+    assert item_witness.at_top(_cellar("sum(3 - j.level for j in p.cellar where j.colour == red)"), "aged") is None
+    assert item_witness.at_top(_cellar("2 * count(p.cellar)"), "aged") is None
+    t = api.tables(api.compile_text(CELLAR.replace("AMOUNT", "sum(worth(j) for j in p.cellar)")
+                                    + "def worth(j) = if j.colour == red then j.level else 0\n", "cellar.soan"), 2)
+    st = State(t).start()
+    st.apply([m.label for m in st.legal_moves()].index("take"))
+    st.apply([m.label for m in st.legal_moves()].index("jar(red)"))
+    assert item_witness.at_top(t, "aged")(st, 0) == 3
+
+
+# Each of four rounds every player may add a pot to their shelf; at the round's end each player's coin
+# is flipped, and a 1 knocks all their pots off.  The item counts a seat's pots: by hand the top is 4,
+# a pot every round and a 2 at every flip, 1 in 16.  The flip comes after every seat's run, so no run
+# sees it; a round whose end falls below what it reached (the pots knocked off) played again (`again`)
+# gets another flip.
+SHELF = """game "Shelf" players 2..2
+component coin "coin" {
+  faces: 2..2
+  state face: 1..2 = 1
+}
+zone cup: per_player public unordered
+cards coin per player in cup { 1 x faces = 2 }
+player {
+  pots: 0..4 = 0
+}
+score shelved "shelved"
+rounds 4 {
+  for p in players {
+    choose by p "a turn" {
+      option add "adds a pot" { set p.pots += 1 }
+      option rest "rests" { }
+    }
+  }
+  for p in players {
+    for c in p.cup { roll c }
+    if all(c in p.cup where c.face == 1) { set p.pots = 0 }
+  }
+}
+scoring {
+  for p in players { award p.pots to p for shelved }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _shelf_plans(again: int, text: str = SHELF) -> list[tuple[int, int]]:
+    t = api.tables(api.compile_text(text, "shelf.soan"), 2)
+    out = []
+    for seed in range(10):
+        spent = [0]
+        found = turn_plan.plan(t, seat_plan.seat_state_value(t, "shelved", 0), seed, 100_000, spent=spent,
+                               leaves=seat_plan.LEAVES, tries=1, again=again,
+                               leaves_of=lambda s: seat_plan.LEAVES if s == 0 else seat_plan.OTHER_LEAVES)
+        assert replay(t, found[1].log).result == found[1].result
+        out.append((found[1].result["breakdown"]["P1"]["shelved"], spent[0]))
+    return out
+
+
+def test_a_round_whose_end_takes_back_what_it_reached_is_played_again():
+    """With four more courses for a round that ends below what it reached, the plan keeps 4 pots (the hand-known top) from at least 8 of 10 seeds; with none, from at most 2."""
+    assert sum(v == 4 for v, _ in _shelf_plans(4)) >= 8
+    assert sum(v == 4 for v, _ in _shelf_plans(0)) <= 2
+
+
+def test_a_round_that_loses_nothing_is_played_once():
+    """Where no flip knocks the pots off (the test reads a face no coin shows), every seed's game and its steps are the same with `again` as without."""
+    safe = SHELF.replace("c.face == 1", "c.face == 3")
+    assert _shelf_plans(4, safe) == _shelf_plans(0, safe)
+
+
+def test_later_plans_keep_the_first_half_of_the_items_best_game_so_far_or_start_afresh_in_turn():
+    """With the item's best game known, the first plan keeps its setup, then in turn one keeps the first half of its rounds (the best game asked again each time, a planned one once it beat the kept one) and one starts from a fresh deal; MAX_PLANS games while the goal is out of reach, each replaying."""
+    t = _tables()
+    kept = api.play(t, 3, ["random", "random"])
+    played: list = []
+    asked: list = []
+
+    def best_game(name):
+        asked.append(max([kept] + played, key=_best))
+        return asked[-1]
+    seat_plan.plan_focused(t, [("smoked", 1, 40)], lambda name, sign: _best(kept), 0, 1_000_000, 1_000_000,
+                           DECISIONS, played.append, best_game=best_game)
+    assert len(played) == seat_plan.MAX_PLANS and len(asked) == seat_plan.MAX_PLANS // 2 + 1
+    assert asked[0] is kept and any(a is not kept for a in asked)
+    bases = iter(asked)
+    for k, rec in enumerate(played):
+        if k == 0 or k % 2 == 1:
+            prefix = seat_plan.opening_of(t, next(bases), 1 if k == 0 else 5)[1]
+            assert [s["index"] if "index" in s else s["outcome"] for s in rec.log["steps"][:len(prefix)]] == prefix
+        assert replay(t, rec.log).result == rec.result
