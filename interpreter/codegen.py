@@ -39,7 +39,7 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
 from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, _compare, _num, attr_reader, _same, as_list, call_def_fn, fmt,
-                      make_range, ranking)
+                      key_none, make_range, ranking, ranking_by)
 
 # (spec digest, players, parameters, function source) -> code object
 _CODE_CACHE: dict[tuple, object] = {}
@@ -159,7 +159,8 @@ class ExprCodegen:
         self.ns: dict = {
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
-            "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
+            "_position": _position, "_ranking": _ranking, "_ranking_by": ranking_by, "_key_none": key_none,
+            "_P": tables.P, "_AGGS": _AGGS,
             "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def_fn, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_C": tables.C, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
@@ -728,8 +729,74 @@ class ExprCodegen:
     def g_Ranking(self, e, scope):
         seq = self._filtered(e.var, e.coll, e.where, scope)
         keys = tuple((self(k.expr), k.descending) for k in e.keys)  # key functions read the env rank_groups binds
+        values = self.key_values(e.var, [k.expr for k in e.keys], keys, e.span) if keys else None
+        if values is not None:
+            return (f"_ranking_by(st, {seq}, {self._env(scope)}, {self._const(values, 'kv')}, "
+                    f"{tuple(k.descending for k in e.keys)!r}, {e.kind!r}, {e.fallback!r}, "
+                    f"{self._const(e.span.site, 'site')})")
         return (f"_ranking(st, {seq}, {self._env(scope)}, {e.var!r}, {self._const(keys)}, {e.kind!r}, "
                 f"{e.fallback!r}, {self._const(e.span, 'span')}, {self._const(e.span.site, 'site')})")
+
+    def key_values(self, var: str, exprs: list, keys: tuple, span):
+        """A ranking's keys as one generated function `values(st, env, k, group)`: key k of each element of `group`
+        in turn, `var` a Python local bound to the element (no env copied and set per element, no key function
+        called per element), the first none raising the spec's error before a later element is looked at, as
+        runtime.rank_groups evaluates them (runtime.rank_by parts the groups).  The env's locals the keys read are
+        read once, at its start; one without a value sends the call to the key functions `keys`, element by element
+        (whose closures raise the located error).  None where a key cannot be generated."""
+        name = self._fresh("kv")
+        x = "_x"
+        saved, self._reads = self._reads, {}
+        try:
+            codes = [self.gen(k, {var: x}) for k in exprs]
+            hoisted = self._hoisted()
+        finally:
+            self._reads = saved
+        none = self._const(span, "span")
+        lines = []
+        for k, code in enumerate(codes):
+            test = f"if k == {k}:\n            " if k < len(codes) - 1 else ""
+            lines.append(f"{test}return [(_v if (_v := {code}) is not None else _key_none({x}, {none})) "
+                         f"for {x} in group]")
+        slow = self._const(_SlowValues(var, keys, span), "kvslow")
+        src = (f"def {name}(st, env, k, group):\n"
+               f"    # {self._where(span)}\n"
+               f"    try:\n"
+               f"        {hoisted}" + "\n        ".join(lines) + "\n"
+               f"    except KeyError:  # a local without a value: the key functions, whose closures raise the error\n"
+               f"        return {slow}(st, env, k, group)\n")
+        key = (self.key, src)
+        code = _CODE_CACHE.get(key)
+        if code is None:
+            try:
+                code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                return None
+        exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
+        self.sources.append(src)
+        return self.ns[name]
+
+
+class _SlowValues:
+    """A ranking's key values as runtime.rank_groups works them out: each key function called on a copy of the env
+    with the element bound (the generated values function's way out where a local has no value)."""
+
+    __slots__ = ("var", "keys", "span")
+
+    def __init__(self, var, keys, span):
+        self.var, self.keys, self.span = var, keys, span
+
+    def __call__(self, st, env, k, group):
+        inner = dict(env)
+        fn = self.keys[k][0]
+        out = []
+        for x in group:
+            inner[self.var] = x
+            v = fn(st, inner)
+            if v is None:
+                key_none(x, self.span)
+            out.append(v)
+        return out
 
 
 class _LazyClosure:
