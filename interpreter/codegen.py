@@ -179,6 +179,10 @@ class ExprCodegen:
         self._recursive: set[str] | None = None  # defs that can call themselves (_recursive_defs)
         self._positionals: dict[str, str | None] = {}  # def -> its function of arguments (_positional)
         self._steady: frozenset[str] | None = None  # defs a bot's ending copy may remember (reads.steady_defs)
+        # the function being generated: its repeated def calls worked out once (_shared): call -> Python local
+        self._cse: dict[str, str] | None = None
+        self._uncond = True  # generating code the function's expression always evaluates, in the order written
+        self._marking: dict[str, bool] = {}  # def -> a ranking (which counts its ties) can run in it
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -187,16 +191,19 @@ class ExprCodegen:
             return None
         name = self._fresh("e")
         saved, self._reads = self._reads, {}
+        shared = self._own_cse()
         try:
-            code = self.gen(e, {})
+            code = self._unshared(self.gen(e, {}))
             return self._define(name, e, self._hoisted() + f"return {code}")
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
 
     def binder(self, var, coll, where):
         """`var in coll where cond` -> fn(state, env) -> (items kept, env), as runtime's binder."""
         name = self._fresh("b")
         saved, self._reads = self._reads, {}
+        shared = self._own_cse(uncond=False)  # a filter: its condition runs per element
         try:
             seq = self._filtered(var, coll, where, {})
             node = where if where is not None else coll
@@ -204,6 +211,7 @@ class ExprCodegen:
                                 fallback=self.closures.binder(var, coll, where))
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
 
     def _hoisted(self) -> str:
         """The env's locals the function reads, each read once at its start into a Python local (a read in a
@@ -312,7 +320,67 @@ class ExprCodegen:
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             return self._fallback(e, scope)
+        if self._uncond and isinstance(e, _PER_ELEMENT):
+            return self._cond(m, e, scope)
         return m(e, scope)
+
+    def _cond(self, m, *args) -> str:
+        """`m(*args)`, generating code that may not run (or runs per element, or before code generated ahead of
+        it): a def call in it is not worked out there for later calls to share (_shared)."""
+        saved, self._uncond = self._uncond, False
+        try:
+            return m(*args)
+        finally:
+            self._uncond = saved
+
+    def _own_cse(self, uncond: bool = True) -> tuple:
+        """Start a generated function's own shared calls (_shared); gives what to restore after it."""
+        saved = (self._cse, self._uncond)
+        self._cse, self._uncond = {}, uncond
+        return saved
+
+    def _shared(self, call: str, func: str, args: list[str]) -> str:
+        """A call `call` of def `func` on `args`, worked out once per evaluation of the function being generated:
+        where an earlier call of the same def on the same locals or literals always runs before this one (in code
+        the expression always evaluates, in the order written), this one takes its value instead of calling again.
+        Sound because an expression writes nothing: the state is the same at both calls, so the def gives the same
+        value, and skipping the second call skips nothing but the same reads (a ruling read again is read already).
+        Only defs in which no ranking can run: a ranking counts the ties it settles (the game's marks) at every call."""
+        cse = self._cse
+        if cse is None or not all(_SIMPLE_ARG.match(a) for a in args) or self._marks(func):
+            return call
+        name = cse.get(call)
+        if name is not None:
+            return name
+        if not self._uncond:
+            return call
+        name = cse[call] = "_c" + self._fresh("")
+        return f"({name} := {call})"
+
+    def _unshared(self, code: str) -> str:
+        """`code` with the calls _shared kept that no later call took: a plain call again."""
+        for call, name in self._cse.items():
+            if len(re.findall(rf"\b{name}\b", code)) == 1:
+                code = code.replace(f"({name} := {call})", call)
+        return code
+
+    def _marks(self, func: str) -> bool:
+        """A ranking can run in def `func` (in its body or a def it calls)."""
+        known = self._marking.get(func)
+        if known is None:
+            defs = self.rules.defs_ir
+            seen, todo, known = {func}, [defs[func].body], False
+            while todo:
+                n = todo.pop()
+                if isinstance(n, ir.Ranking):
+                    known = True
+                    break
+                if isinstance(n, ir.Call) and n.func in defs and n.func not in seen:
+                    seen.add(n.func)
+                    todo.append(defs[n.func].body)
+                todo.extend(ir.children(n))
+            self._marking[func] = known
+        return known
 
     def g_Int(self, e, scope):
         return repr(e.value)
@@ -558,11 +626,13 @@ class ExprCodegen:
             return None
         py = {p: f"_a{k}" for k, p in enumerate(d.params)}
         saved, self._reads = self._reads, {}
+        shared = self._own_cse()
         try:
-            code = self.gen(d.body, py)
+            code = self._unshared(self.gen(d.body, py))
             reads = self._reads
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
         if reads or re.search(r"\benv\b", code):
             return None
         fname = "_A_" + name
@@ -619,13 +689,14 @@ class ExprCodegen:
             if e.func not in self._defs_started:
                 self._defs_started.add(e.func)
                 self.ns[fname] = self.rules.def_fn(e.func)
-            args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
+            codes = [self.gen(a, scope) for a in e.args]  # each argument generated once (a shared call in it defined there)
+            args = ", ".join(f"{p!r}: {c}" for p, c in zip(d.params, codes))
             if e.func not in self._recursive_defs():
                 # a def that can never reach itself is called at once: a chain of calls too deep to follow
                 # runs through a def that calls itself, whose call_def names it
                 positional = self._positional(e.func)
                 if positional is not None and len(e.args) == len(d.params):
-                    return f"{positional}(st, {', '.join(self.gen(a, scope) for a in e.args)})"
+                    return self._shared(f"{positional}(st, {', '.join(codes)})", e.func, codes)
                 return f"{fname}(st, {{{args}}})"
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
             return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
@@ -651,7 +722,13 @@ class ExprCodegen:
 
     def g_BinOp(self, e, scope):
         op = e.op
-        a, b = self.gen(e.left, scope), self.gen(e.right, scope)
+        if op in ("and", "or"):
+            a, b = self.gen(e.left, scope), self._cond(self.gen, e.right, scope)  # the right side may not run
+        elif op == "has":
+            # `b in as_list(st, a)`: b runs first, so nothing in a (generated first) is shared with it
+            a, b = self._cond(self.gen, e.left, scope), self.gen(e.right, scope)
+        else:
+            a, b = self.gen(e.left, scope), self.gen(e.right, scope)
         if op in ("and", "or"):
             # bool() only around a side that may be something other than true or false
             a = a if self._static_bool(e.left) else f"bool({a})"
@@ -724,7 +801,10 @@ class ExprCodegen:
         return f"_neg({self.gen(e.operand, scope)}, {self._const(e.span, 'span')})"
 
     def g_Cond(self, e, scope):
-        return f"({self.gen(e.then, scope)} if {self.gen(e.test, scope)} else {self.gen(e.orelse, scope)})"
+        # generated then, test, else; run test first, then one branch: only the test's calls are shared after it
+        then = self._cond(self.gen, e.then, scope)
+        test = self.gen(e.test, scope)
+        return f"({then} if {test} else {self._cond(self.gen, e.orelse, scope)})"
 
     def g_Ranking(self, e, scope):
         seq = self._filtered(e.var, e.coll, e.where, scope)
@@ -747,11 +827,13 @@ class ExprCodegen:
         name = self._fresh("kv")
         x = "_x"
         saved, self._reads = self._reads, {}
+        shared = self._own_cse(uncond=False)  # each key runs per element
         try:
             codes = [self.gen(k, {var: x}) for k in exprs]
             hoisted = self._hoisted()
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
         none = self._const(span, "span")
         lines = []
         for k, code in enumerate(codes):
@@ -775,6 +857,13 @@ class ExprCodegen:
         exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
         self.sources.append(src)
         return self.ns[name]
+
+
+# nodes whose parts run once per element (or only behind a test of the value): no call in them is shared after them
+_PER_ELEMENT = (ir.ListComp, ir.Agg, ir.Ranking)
+# a def call's argument that _shared compares by its code: a Python local (an env local read at the start, a
+# parameter, a comprehension's variable) or a literal
+_SIMPLE_ARG = re.compile(r"^(?:_l\d+|_a\d+|v\d+|_x|-?\d+|'[A-Za-z0-9_ ]*'|None|True|False)$")
 
 
 class _SlowValues:

@@ -84,7 +84,7 @@ class Evaluator:
         self.var = w.var
         self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
         # the keys' generated values function on the compiled engine (runtime.rank_by), else None (rank_groups)
-        self.values = key_values(x, w.var, w.keys, self.keys, w.span)
+        self.ranker = key_values(x, w.var, w.keys, self.keys, w.span)
         self.descs = tuple(d for _, d in self.keys)
         self.span = w.span
         self.fallback = w.fallback
@@ -235,9 +235,9 @@ class Evaluator:
 
     def _rank(self, s: State, items: list, env: dict) -> list[list]:
         """The winner line's full ranking of `items` (every group parted by every key)."""
-        if self.values is None:
+        if self.ranker is None:
             return rank_groups(s, items, dict(env), self.var, self.keys, self.span)
-        return rank_by(s, items, env, self.values, self.descs)
+        return rank_by(s, items, env, self.ranker, self.descs)
 
     def values(self, state: State, rng: random.Random | None = None, spare: bool = False) -> list[float]:
         """Every seat's value of `state` in 0..1 (see Outcome.soft)."""
