@@ -78,8 +78,9 @@ def test_a_repeated_def_call_is_shared_only_where_its_first_call_always_runs():
 
 
 def test_a_def_with_a_ranking_is_called_every_time_so_its_ties_are_counted_every_time():
-    """`leaders(p)` settles a tie by its fallback at each call (a mark each time): both calls stay, and the tie
-    marks equal the closure interpreter's."""
+    """`leaders(p)` settles a tie by its fallback at each call (a mark each time): both calls stay (a def that can
+    run a ranking is never shared, and this one is called through its env function), and the tie marks equal the
+    closure interpreter's."""
     compiled, closures = _both(SHARED)
     twice = _source(compiled, "if count(leaders(p)) >= 1")
     assert len(re.findall(r"_A_leaders\(|_D_leaders\(", twice)) == 2 and ":=" not in twice
