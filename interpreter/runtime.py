@@ -849,6 +849,16 @@ def _split_by(st, group: list, k: int, top: bool, env, values_of, descs, top_onl
     n = len(group)
     values = values_of(st, env, k, group)
     last = k + 1 == len(descs)
+    if n == 2:  # two elements (the commonest group): what the general code below gives, without it
+        a, b = values
+        if type(a) is int and type(b) is int:
+            if descs[k]:  # descending: -a < -b is b < a
+                a, b = b, a
+            if a < b:
+                return [[group[0]], [group[1]]]
+            if b < a:
+                return [[group[1]], [group[0]]]
+            return [group] if last else _split_by(st, group, k + 1, top, env, values_of, descs, top_only)
     for v in values:
         if type(v) is not int:
             ints = False
@@ -858,13 +868,6 @@ def _split_by(st, group: list, k: int, top: bool, env, values_of, descs, top_onl
     if ints:
         # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
         kvs = [-v for v in values] if descs[k] else values
-        if n == 2:  # two elements (the commonest group): what the general code below gives, without it
-            a, b = kvs
-            if a < b:
-                return [[group[0]], [group[1]]]
-            if b < a:
-                return [[group[1]], [group[0]]]
-            return [group] if last else _split_by(st, group, k + 1, top, env, values_of, descs, top_only)
         # positions sorted by key: the sort is stable, so equal keys keep the collection's order, as
         # sorting (key, position) pairs would, and the items themselves are never compared
         order = sorted(range(n), key=kvs.__getitem__)
