@@ -859,7 +859,13 @@ def _split_by(st, group: list, k: int, top: bool, env, values_of, descs, top_onl
             if b < a:
                 return [[group[1]], [group[0]]]
             return [group] if last else _split_by(st, group, k + 1, top, env, values_of, descs, top_only)
-    if set(map(type, values)) == _INTS:
+    for v in values:
+        if type(v) is not int:
+            ints = False
+            break
+    else:
+        ints = True
+    if ints:
         # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
         kvs = [-v for v in values] if descs[k] else values
         # positions sorted by key: the sort is stable, so equal keys keep the collection's order, as
@@ -872,19 +878,27 @@ def _split_by(st, group: list, k: int, top: bool, env, values_of, descs, top_onl
         kvs = [_Desc(_order_key(st, v)) if desc else _order_key(st, v) for v in values]
         order = sorted(range(n), key=kvs.__getitem__)
     out: list[list] = []
-    # runs of equal keys in sorted order (groupby compares each key with the run's first, as == with the one
-    # before it would: keys equal in a run are equal to each other)
-    for _, run in itertools.groupby(order, kvs.__getitem__):
-        sub = [group[i] for i in run]
-        # a group no later key can part (or, top_only, one below the first) is kept as it is
+    sub: list = []
+    prev = None
+    for i in order:
+        kv = kvs[i]
+        if sub and kv == prev:
+            sub.append(group[i])
+        else:
+            if sub:
+                # a group no later key can part (or, top_only, one below the first) is kept as it is
+                if len(sub) < 2 or last or (top_only and not (top and not out)):
+                    out.append(sub)
+                else:
+                    out.extend(_split_by(st, sub, k + 1, top and not out, env, values_of, descs, top_only))
+            sub = [group[i]]
+        prev = kv
+    if sub:
         if len(sub) < 2 or last or (top_only and not (top and not out)):
             out.append(sub)
         else:
             out.extend(_split_by(st, sub, k + 1, top and not out, env, values_of, descs, top_only))
     return out
-
-
-_INTS = {int}  # the types of a key's values when every one is a plain whole number
 
 
 class _Desc:
