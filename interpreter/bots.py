@@ -284,17 +284,18 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
                 mapping[old] = new
     if not mapping:
         return s
-    # card `new` takes `old`'s place in its zone, its place, states, face and knowledge: every column read through
-    # `source` (new -> old, each other card itself) and every zone through `dest` (old -> new), whole columns at once
-    source, dest = list(range(t.n_cards)), list(range(t.n_cards))
+    old_loc = list(s.loc)
+    old_cs = {k: list(v) for k, v in s.cs.items()}
+    old_fd, old_known = list(s.facedown), list(s.known)
     for old, new in mapping.items():
-        source[new] = old
-        dest[old] = new
-    for col in (s.loc, s.facedown, s.known, *s.cs.values()):
-        col[:] = list(map(col.__getitem__, source))
-    for zone in s.zones:
-        if zone:
-            zone[:] = list(map(dest.__getitem__, zone))
+        slot = old_loc[old]
+        zone = s.zones[slot]
+        zone[state.zones[slot].index(old)] = new
+        s.loc[new] = slot
+        for k in s.cs:
+            s.cs[k][new] = old_cs[k][old]
+        s.facedown[new] = old_fd[old]
+        s.known[new] = old_known[old]
     C = t.C
 
     def remap(v):
