@@ -8,8 +8,9 @@ node, so `count(c in p.hand where c.colour == k)` costs a dozen Python
 calls per card.  Here the whole expression is one function; a comprehension's
 variable is a Python local, not a key of a copied dict.
 
-What is compiled: every expression node except a ranking's keys machinery
-(the ranking itself is compiled, its tie-grouping is runtime.rank_groups) and
+What is compiled: every expression node (a ranking's keys as one function
+giving each key's values for a group, key_values; its tie-grouping is
+runtime.rank_by), except
 the rarer builtins (sees, reverse, take, abs, next, distance, player, supply,
 aggregates over several arguments), which call the closure interpreter's own
 code for that node.  Statements stay closures (interpreter/compile.py); they
@@ -26,7 +27,10 @@ cannot put code into it.
 Same games, bit for bit: every function evaluates what the closure would, in
 the same order (list comprehensions, never lazy generators, so a ruling read
 or a tie mark happens exactly as often), and reports errors with the node's
-span.  A local with no value (the checker bypassed) falls back to the closure,
+span.  The one exception, _shared: a def called again in one expression on
+the same locals, after an identical call that always runs first, takes that
+call's value (an expression writes nothing, a ruling read is remembered as a
+set, and a def in which a ranking, and so a tie mark, can run is never shared).  A local with no value (the checker bypassed) falls back to the closure,
 which raises the located error.
 """
 
