@@ -8,8 +8,9 @@ node, so `count(c in p.hand where c.colour == k)` costs a dozen Python
 calls per card.  Here the whole expression is one function; a comprehension's
 variable is a Python local, not a key of a copied dict.
 
-What is compiled: every expression node except a ranking's keys machinery
-(the ranking itself is compiled, its tie-grouping is runtime.rank_groups) and
+What is compiled: every expression node (a ranking's keys as one function
+giving each key's values for a group, key_values; its tie-grouping is
+runtime.rank_by), except
 the rarer builtins (sees, reverse, take, abs, next, distance, player, supply,
 aggregates over several arguments), which call the closure interpreter's own
 code for that node.  Statements stay closures (interpreter/compile.py); they
@@ -26,7 +27,10 @@ cannot put code into it.
 Same games, bit for bit: every function evaluates what the closure would, in
 the same order (list comprehensions, never lazy generators, so a ruling read
 or a tie mark happens exactly as often), and reports errors with the node's
-span.  A local with no value (the checker bypassed) falls back to the closure,
+span.  The one exception, _shared: a def called again in one expression on
+the same locals, after an identical call that always runs first, takes that
+call's value (an expression writes nothing, a ruling read is remembered as a
+set, and a def in which a ranking, and so a tie mark, can run is never shared).  A local with no value (the checker bypassed) falls back to the closure,
 which raises the located error.
 """
 
@@ -39,7 +43,7 @@ from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
 from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, _compare, _num, attr_reader, _same, as_list, call_def_fn, fmt,
-                      make_range, ranking)
+                      key_none, make_range, ranking, ranking_by)
 
 # (spec digest, players, parameters, function source) -> code object
 _CODE_CACHE: dict[tuple, object] = {}
@@ -159,7 +163,8 @@ class ExprCodegen:
         self.ns: dict = {
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
-            "_position": _position, "_ranking": _ranking, "_P": tables.P, "_AGGS": _AGGS,
+            "_position": _position, "_ranking": _ranking, "_ranking_by": ranking_by, "_key_none": key_none,
+            "_P": tables.P, "_AGGS": _AGGS,
             "_players_from": _players_from_fn(tables.P), "_range": make_range, "_call_def": call_def_fn, "_CardRef": CardRef, "_PlayerRef": PlayerRef, "_C": tables.C, "_kind": tuple(tables.kind), "_fields": tables.fields,
             "SpecRuntimeError": SpecRuntimeError, "__builtins__": {"len": len, "tuple": tuple, "range": range,
                                                                    "any": any, "all": all, "bool": bool,
@@ -178,6 +183,10 @@ class ExprCodegen:
         self._recursive: set[str] | None = None  # defs that can call themselves (_recursive_defs)
         self._positionals: dict[str, str | None] = {}  # def -> its function of arguments (_positional)
         self._steady: frozenset[str] | None = None  # defs a bot's ending copy may remember (reads.steady_defs)
+        # the function being generated: its repeated def calls worked out once (_shared): call -> Python local
+        self._cse: dict[str, str] | None = None
+        self._uncond = True  # generating code the function's expression always evaluates, in the order written
+        self._marking: dict[str, bool] = {}  # def -> a ranking (which counts its ties) can run in it
 
     # ---- the public interface ---------------------------------------------------------------
 
@@ -186,16 +195,19 @@ class ExprCodegen:
             return None
         name = self._fresh("e")
         saved, self._reads = self._reads, {}
+        shared = self._own_cse()
         try:
-            code = self.gen(e, {})
+            code = self._unshared(self.gen(e, {}))
             return self._define(name, e, self._hoisted() + f"return {code}")
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
 
     def binder(self, var, coll, where):
         """`var in coll where cond` -> fn(state, env) -> (items kept, env), as runtime's binder."""
         name = self._fresh("b")
         saved, self._reads = self._reads, {}
+        shared = self._own_cse(uncond=False)  # a filter: its condition runs per element
         try:
             seq = self._filtered(var, coll, where, {})
             node = where if where is not None else coll
@@ -203,6 +215,7 @@ class ExprCodegen:
                                 fallback=self.closures.binder(var, coll, where))
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
 
     def _hoisted(self) -> str:
         """The env's locals the function reads, each read once at its start into a Python local (a read in a
@@ -311,7 +324,67 @@ class ExprCodegen:
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             return self._fallback(e, scope)
+        if self._uncond and isinstance(e, _PER_ELEMENT):
+            return self._cond(m, e, scope)
         return m(e, scope)
+
+    def _cond(self, m, *args) -> str:
+        """`m(*args)`, generating code that may not run (or runs per element, or before code generated ahead of
+        it): a def call in it is not worked out there for later calls to share (_shared)."""
+        saved, self._uncond = self._uncond, False
+        try:
+            return m(*args)
+        finally:
+            self._uncond = saved
+
+    def _own_cse(self, uncond: bool = True) -> tuple:
+        """Start a generated function's own shared calls (_shared); gives what to restore after it."""
+        saved = (self._cse, self._uncond)
+        self._cse, self._uncond = {}, uncond
+        return saved
+
+    def _shared(self, call: str, func: str, args: list[str]) -> str:
+        """A call `call` of def `func` on `args`, worked out once per evaluation of the function being generated:
+        where an earlier call of the same def on the same locals or literals always runs before this one (in code
+        the expression always evaluates, in the order written), this one takes its value instead of calling again.
+        Sound because an expression writes nothing: the state is the same at both calls, so the def gives the same
+        value, and skipping the second call skips nothing but the same reads (a ruling read again is read already).
+        Only defs in which no ranking can run: a ranking counts the ties it settles (the game's marks) at every call."""
+        cse = self._cse
+        if cse is None or not all(_SIMPLE_ARG.match(a) for a in args) or self._marks(func):
+            return call
+        name = cse.get(call)
+        if name is not None:
+            return name
+        if not self._uncond:
+            return call
+        name = cse[call] = "_c" + self._fresh("")
+        return f"({name} := {call})"
+
+    def _unshared(self, code: str) -> str:
+        """`code` with the calls _shared kept that no later call took: a plain call again."""
+        for call, name in self._cse.items():
+            if len(re.findall(rf"\b{name}\b", code)) == 1:
+                code = code.replace(f"({name} := {call})", call)
+        return code
+
+    def _marks(self, func: str) -> bool:
+        """A ranking can run in def `func` (in its body or a def it calls)."""
+        known = self._marking.get(func)
+        if known is None:
+            defs = self.rules.defs_ir
+            seen, todo, known = {func}, [defs[func].body], False
+            while todo:
+                n = todo.pop()
+                if isinstance(n, ir.Ranking):
+                    known = True
+                    break
+                if isinstance(n, ir.Call) and n.func in defs and n.func not in seen:
+                    seen.add(n.func)
+                    todo.append(defs[n.func].body)
+                todo.extend(ir.children(n))
+            self._marking[func] = known
+        return known
 
     def g_Int(self, e, scope):
         return repr(e.value)
@@ -557,11 +630,13 @@ class ExprCodegen:
             return None
         py = {p: f"_a{k}" for k, p in enumerate(d.params)}
         saved, self._reads = self._reads, {}
+        shared = self._own_cse()
         try:
-            code = self.gen(d.body, py)
+            code = self._unshared(self.gen(d.body, py))
             reads = self._reads
         finally:
             self._reads = saved
+            self._cse, self._uncond = shared
         if reads or re.search(r"\benv\b", code):
             return None
         fname = "_A_" + name
@@ -618,13 +693,14 @@ class ExprCodegen:
             if e.func not in self._defs_started:
                 self._defs_started.add(e.func)
                 self.ns[fname] = self.rules.def_fn(e.func)
-            args = ", ".join(f"{p!r}: {self.gen(a, scope)}" for p, a in zip(d.params, e.args))
+            codes = [self.gen(a, scope) for a in e.args]  # each argument generated once (a shared call in it defined there)
+            args = ", ".join(f"{p!r}: {c}" for p, c in zip(d.params, codes))
             if e.func not in self._recursive_defs():
                 # a def that can never reach itself is called at once: a chain of calls too deep to follow
                 # runs through a def that calls itself, whose call_def names it
                 positional = self._positional(e.func)
                 if positional is not None and len(e.args) == len(d.params):
-                    return f"{positional}(st, {', '.join(self.gen(a, scope) for a in e.args)})"
+                    return self._shared(f"{positional}(st, {', '.join(codes)})", e.func, codes)
                 return f"{fname}(st, {{{args}}})"
             # through call_def: a chain of calls too deep to follow names the def, as in the closures
             return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
@@ -650,7 +726,13 @@ class ExprCodegen:
 
     def g_BinOp(self, e, scope):
         op = e.op
-        a, b = self.gen(e.left, scope), self.gen(e.right, scope)
+        if op in ("and", "or"):
+            a, b = self.gen(e.left, scope), self._cond(self.gen, e.right, scope)  # the right side may not run
+        elif op == "has":
+            # `b in as_list(st, a)`: b runs first, so nothing in a (generated first) is shared with it
+            a, b = self._cond(self.gen, e.left, scope), self.gen(e.right, scope)
+        else:
+            a, b = self.gen(e.left, scope), self.gen(e.right, scope)
         if op in ("and", "or"):
             # bool() only around a side that may be something other than true or false
             a = a if self._static_bool(e.left) else f"bool({a})"
@@ -723,13 +805,91 @@ class ExprCodegen:
         return f"_neg({self.gen(e.operand, scope)}, {self._const(e.span, 'span')})"
 
     def g_Cond(self, e, scope):
-        return f"({self.gen(e.then, scope)} if {self.gen(e.test, scope)} else {self.gen(e.orelse, scope)})"
+        # generated then, test, else; run test first, then one branch: only the test's calls are shared after it
+        then = self._cond(self.gen, e.then, scope)
+        test = self.gen(e.test, scope)
+        return f"({then} if {test} else {self._cond(self.gen, e.orelse, scope)})"
 
     def g_Ranking(self, e, scope):
         seq = self._filtered(e.var, e.coll, e.where, scope)
         keys = tuple((self(k.expr), k.descending) for k in e.keys)  # key functions read the env rank_groups binds
+        values = self.key_values(e.var, [k.expr for k in e.keys], keys, e.span) if keys else None
+        if values is not None:
+            return (f"_ranking_by(st, {seq}, {self._env(scope)}, {self._const(values, 'kv')}, "
+                    f"{tuple(k.descending for k in e.keys)!r}, {e.kind!r}, {e.fallback!r}, "
+                    f"{self._const(e.span.site, 'site')})")
         return (f"_ranking(st, {seq}, {self._env(scope)}, {e.var!r}, {self._const(keys)}, {e.kind!r}, "
                 f"{e.fallback!r}, {self._const(e.span, 'span')}, {self._const(e.span.site, 'site')})")
+
+    def key_values(self, var: str, exprs: list, keys: tuple, span):
+        """A ranking's keys as one generated function `values(st, env, k, group)`: key k of each element of `group`
+        in turn, `var` a Python local bound to the element (no env copied and set per element, no key function
+        called per element), the first none raising the spec's error before a later element is looked at, as
+        runtime.rank_groups evaluates them (runtime.rank_by parts the groups).  The env's locals the keys read are
+        read once, at its start; one without a value sends the call to the key functions `keys`, element by element
+        (whose closures raise the located error).  None where a key cannot be generated."""
+        name = self._fresh("kv")
+        x = "_x"
+        saved, self._reads = self._reads, {}
+        shared = self._own_cse(uncond=False)  # each key runs per element
+        try:
+            codes = [self.gen(k, {var: x}) for k in exprs]
+            hoisted = self._hoisted()
+        finally:
+            self._reads = saved
+            self._cse, self._uncond = shared
+        none = self._const(span, "span")
+        lines = []
+        for k, code in enumerate(codes):
+            test = f"if k == {k}:\n            " if k < len(codes) - 1 else ""
+            lines.append(f"{test}return [(_v if (_v := {code}) is not None else _key_none({x}, {none})) "
+                         f"for {x} in group]")
+        slow = self._const(_SlowValues(var, keys, span), "kvslow")
+        src = (f"def {name}(st, env, k, group):\n"
+               f"    # {self._where(span)}\n"
+               f"    try:\n"
+               f"        {hoisted}" + "\n        ".join(lines) + "\n"
+               f"    except KeyError:  # a local without a value: the key functions, whose closures raise the error\n"
+               f"        return {slow}(st, env, k, group)\n")
+        key = (self.key, src)
+        code = _CODE_CACHE.get(key)
+        if code is None:
+            try:
+                code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                return None
+        exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
+        self.sources.append(src)
+        return self.ns[name]
+
+
+# nodes whose parts run once per element (or only behind a test of the value): no call in them is shared after them
+_PER_ELEMENT = (ir.ListComp, ir.Agg, ir.Ranking)
+# a def call's argument that _shared compares by its code: a Python local (an env local read at the start, a
+# parameter, a comprehension's variable) or a literal
+_SIMPLE_ARG = re.compile(r"^(?:_l\d+|_a\d+|v\d+|_x|-?\d+|'[A-Za-z0-9_ ]*'|None|True|False)$")
+
+
+class _SlowValues:
+    """A ranking's key values as runtime.rank_groups works them out: each key function called on a copy of the env
+    with the element bound (the generated values function's way out where a local has no value)."""
+
+    __slots__ = ("var", "keys", "span")
+
+    def __init__(self, var, keys, span):
+        self.var, self.keys, self.span = var, keys, span
+
+    def __call__(self, st, env, k, group):
+        inner = dict(env)
+        fn = self.keys[k][0]
+        out = []
+        for x in group:
+            inner[self.var] = x
+            v = fn(st, inner)
+            if v is None:
+                key_none(x, self.span)
+            out.append(v)
+        return out
 
 
 class _LazyClosure:

@@ -16,7 +16,8 @@ from operator import attrgetter, itemgetter
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_groups
+from .runtime import (CardRef, ExprCompiler, PlayerRef, Tables, ZoneRef, as_list, fmt, int_fits, rank_by,
+                      rank_groups)
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .state import PASS, Chance, Decision, Frame, LabelView, LazyChance, LazyDecision, Move, Straight, _over_budget, player_index
@@ -904,10 +905,13 @@ class RuleCompiler:
         keys = tuple((self.x(k.expr), k.descending) for k in w.keys)
         fallback, span = w.fallback, w.span
         site = span.site
+        values = key_values(self.x, var, w.keys, keys, span)
+        descs = tuple(d for _, d in keys)
 
         def op(st, f):
             items, _ = candidates(st, {})
-            groups = rank_groups(st, items, {}, var, keys, span, top_only=True)
+            groups = (rank_groups(st, items, {}, var, keys, span, top_only=True) if values is None
+                      else rank_by(st, items, {}, values, descs, top_only=True))
             if not groups:
                 st.finish([], False, "no player is left to win")
                 return
@@ -922,6 +926,15 @@ class RuleCompiler:
                 st.finish([p.i for p in top], fallback == "draw", "draw" if fallback == "draw" else "shared win")
 
         return op
+
+
+def key_values(x, var: str, keys_ir, keys: tuple, span):
+    """The compiled engine's generated values function for a ranking's keys (codegen.ExprCodegen.key_values, for
+    runtime.rank_by), or None: on the closure interpreter, or for a ranking without keys (runtime.rank_groups then)."""
+    make = getattr(x, "key_values", None)
+    if make is None or not keys:
+        return None
+    return make(var, [k.expr for k in keys_ir], keys, span)
 
 
 _LEAVES = (ir.Let, ir.Set, ir.Move, ir.Draw, ir.Exchange, ir.Flip, ir.Look, ir.Award, ir.Give, ir.Return,

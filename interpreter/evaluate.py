@@ -26,8 +26,9 @@ import random
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_LOOP_PASSES
 
+from .compile import key_values
 from .reads import ending_reads
-from .runtime import PlayerRef, rank_groups
+from .runtime import PlayerRef, rank_by, rank_groups
 from .state import CHANCE, Frame, State
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
@@ -82,6 +83,9 @@ class Evaluator:
         self.everyone = x.binder(w.var, w.coll, None) if w.where is not None else None
         self.var = w.var
         self.keys = tuple((x(k.expr), k.descending) for k in w.keys)
+        # the keys' generated values function on the compiled engine (runtime.rank_by), else None (rank_groups)
+        self.ranker = key_values(x, w.var, w.keys, self.keys, w.span)
+        self.descs = tuple(d for _, d in self.keys)
         self.span = w.span
         self.fallback = w.fallback
         self.payoff = None
@@ -183,7 +187,7 @@ class Evaluator:
             return place, margin, []
         try:
             items, env = self.candidates(s, {})
-            groups = rank_groups(s, list(items), dict(env), self.var, self.keys, self.span)
+            groups = self._rank(s, list(items), env)
             rest: list = []
             if self.everyone is not None:
                 every, _ = self.everyone(s, {})
@@ -193,7 +197,7 @@ class Evaluator:
                 else:
                     kept = set(items)
                     left = [p for p in every if p not in kept]
-                rest = rank_groups(s, left, dict(env), self.var, self.keys, self.span)
+                rest = self._rank(s, left, env)
                 every = list(every)
             else:
                 every = list(items)
@@ -228,6 +232,12 @@ class Evaluator:
                 for i, v in values.items():
                     margin[i] = float(v - (second if v == top else top))
         return place, margin, (groups[0] if groups else [])
+
+    def _rank(self, s: State, items: list, env: dict) -> list[list]:
+        """The winner line's full ranking of `items` (every group parted by every key)."""
+        if self.ranker is None:
+            return rank_groups(s, items, dict(env), self.var, self.keys, self.span)
+        return rank_by(s, items, env, self.ranker, self.descs)
 
     def values(self, state: State, rng: random.Random | None = None, spare: bool = False) -> list[float]:
         """Every seat's value of `state` in 0..1 (see Outcome.soft)."""

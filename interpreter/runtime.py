@@ -355,6 +355,28 @@ def ranking(st, seq, env, var, keys, kind, fallback, span, site) -> tuple:
     return tuple(top)
 
 
+def ranking_by(st, seq, env, values, descs, kind, fallback, site) -> tuple:
+    """ranking, over rank_by's compiled key values (codegen)."""
+    groups = rank_by(st, seq, env, values, descs)
+    if kind == "order":
+        out = []
+        for g in groups:
+            if len(g) > 1:
+                st.mark("tie_fallback", site)
+            out.extend(g)
+        return tuple(out)
+    if not groups:
+        return ()
+    top = groups[0]
+    if len(top) > 1:
+        st.mark("tie_fallback", site)
+        if fallback == "none":
+            return ()
+        if fallback == "stable":
+            return (top[0],)
+    return tuple(top)
+
+
 def make_range(a, b, span) -> tuple:
     """`a..b` as a game computes it: a located error past MAX_RANGE values (both engines use this)."""
     if isinstance(a, int) and isinstance(b, int) and b - a >= MAX_RANGE:
@@ -786,74 +808,97 @@ def rank_groups(st, seq, env, var, keys, span, top_only: bool = False) -> list[l
     key counts as consulted only when it decides something.  With `top_only`
     (the winner line, which only needs the first group) later keys only part
     the elements tied for first: ties further down decide nothing."""
-    if len(seq) < 2:  # nothing to part: no key is evaluated (as split() gives it)
+    if len(seq) < 2 or not keys:  # nothing to part, or nothing to part it by: no key is evaluated
         return [list(seq)] if seq else []
     inner = dict(env)
-    nkeys = len(keys)
 
-    def split(group: list, k: int, top: bool = True) -> list[list]:
-        n = len(group)
-        if n < 2 or k == nkeys or (top_only and not top):
-            return [group]
-        fn, desc = keys[k]
-        values = []
-        ints = True
+    def values(st, env, k, group):
+        # key k of each element in turn, var bound in a copy of the env; the first none is the spec's error
+        fn = keys[k][0]
+        out = []
         for x in group:
             inner[var] = x
             v = fn(st, inner)
-            if type(v) is not int:
-                if v is None:
-                    raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
-                                           "filter those out with 'where', or give the key a value")
-                ints = False
-            values.append(v)
-        if ints:
-            # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
-            kvs = [-v for v in values] if desc else values
-            if n == 2:  # two elements (the commonest group): what the general code below gives, without it
-                a, b = kvs
-                if a < b:
-                    return [[group[0]], [group[1]]]
-                if b < a:
-                    return [[group[1]], [group[0]]]
-                return [group] if k + 1 == nkeys else split(group, k + 1, top)
-        else:
-            kvs = [_Desc(_order_key(st, v)) if desc else _order_key(st, v) for v in values]
+            if v is None:
+                key_none(x, span)
+            out.append(v)
+        return out
+
+    # `values` refers to itself nowhere: no reference cycle holds the state
+    return _split_by(st, list(seq), 0, True, env, values, tuple(d for _, d in keys), top_only)
+
+
+def rank_by(st, seq, env, values, descs, top_only: bool = False) -> list[list]:
+    """rank_groups, with each key's values for a group of elements given by `values(st, env, k, group)` (the
+    compiled engine generates it per ranking: each key an inline expression of the element, no env copied per
+    element) and `descs` the keys' directions: the same keys evaluated for the same elements in the same order."""
+    if len(seq) < 2 or not descs:
+        return [list(seq)] if seq else []
+    return _split_by(st, list(seq), 0, True, env, values, descs, top_only)
+
+
+def key_none(x, span):
+    """A ranking key with no value for `x`: the spec's error."""
+    raise SpecRuntimeError(f"a ranking key is none for {fmt(x)}", span,
+                           "filter those out with 'where', or give the key a value")
+
+
+def _split_by(st, group: list, k: int, top: bool, env, values_of, descs, top_only) -> list[list]:
+    """`group` (two elements or more, not yet parted by key k, and worth parting: not top_only below the first
+    group) parted by key k and, where still tied, the keys after it."""
+    n = len(group)
+    values = values_of(st, env, k, group)
+    last = k + 1 == len(descs)
+    if n == 2:  # two elements (the commonest group): what the general code below gives, without it
+        a, b = values
+        if type(a) is int and type(b) is int:
+            if descs[k]:  # descending: -a < -b is b < a
+                a, b = b, a
+            if a < b:
+                return [[group[0]], [group[1]]]
+            if b < a:
+                return [[group[1]], [group[0]]]
+            return [group] if last else _split_by(st, group, k + 1, top, env, values_of, descs, top_only)
+    for v in values:
+        if type(v) is not int:
+            ints = False
+            break
+    else:
+        ints = True
+    if ints:
+        # plain numbers (the usual key): negating orders them as _Desc would, without a wrapper
+        kvs = [-v for v in values] if descs[k] else values
         # positions sorted by key: the sort is stable, so equal keys keep the collection's order, as
         # sorting (key, position) pairs would, and the items themselves are never compared
         order = sorted(range(n), key=kvs.__getitem__)
-        if ints and len(set(kvs)) == n:
+        if len(set(kvs)) == n:
             return [[group[i]] for i in order]  # no two alike: every element its own group
-        out: list[list] = []
-        sub: list = []
-        prev = None
-        last = k + 1 == nkeys
-        for i in order:
-            kv = kvs[i]
-            if sub and kv == prev:
-                sub.append(group[i])
-            else:
-                if sub:
-                    # what split() would give a group no later key can part, without the call
-                    if len(sub) < 2 or last or (top_only and not (top and not out)):
-                        out.append(sub)
-                    else:
-                        out.extend(split(sub, k + 1, top and not out))
-                sub = [group[i]]
-            prev = kv
-        if sub:
-            if len(sub) < 2 or last or (top_only and not (top and not out)):
-                out.append(sub)
-            else:
-                out.extend(split(sub, k + 1, top and not out))
-        return out
-
-    try:
-        return split(list(seq), 0)
-    finally:
-        # split refers to itself through its closure: without this the call's closure (and the state it holds, a bot's
-        # whole copy) would be a reference cycle, freed only by the garbage collector
-        split = None
+    else:
+        desc = descs[k]
+        kvs = [_Desc(_order_key(st, v)) if desc else _order_key(st, v) for v in values]
+        order = sorted(range(n), key=kvs.__getitem__)
+    out: list[list] = []
+    sub: list = []
+    prev = None
+    for i in order:
+        kv = kvs[i]
+        if sub and kv == prev:
+            sub.append(group[i])
+        else:
+            if sub:
+                # a group no later key can part (or, top_only, one below the first) is kept as it is
+                if len(sub) < 2 or last or (top_only and not (top and not out)):
+                    out.append(sub)
+                else:
+                    out.extend(_split_by(st, sub, k + 1, top and not out, env, values_of, descs, top_only))
+            sub = [group[i]]
+        prev = kv
+    if sub:
+        if len(sub) < 2 or last or (top_only and not (top and not out)):
+            out.append(sub)
+        else:
+            out.extend(_split_by(st, sub, k + 1, top and not out, env, values_of, descs, top_only))
+    return out
 
 
 class _Desc:

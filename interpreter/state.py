@@ -420,13 +420,19 @@ class State:
         envs: dict[int, dict] = {}  # each env copied once, shared again where frames shared it
         get = envs.get
         frames = []
+        make = object.__new__  # each frame's slots set here: what Frame(ops, env, loop) and its pc make, without __init__
         for f in self.frames:
             e = f.env
             c = get(id(e))
             if c is None:
                 c = envs[id(e)] = dict(e)
-            g = Frame(f.ops, c, None if f.loop is None else f.loop.copy())
+            g = make(Frame)
+            g.ops = f.ops
             g.pc = f.pc
+            g.env = c
+            loop = f.loop
+            g.loop = None if loop is None else loop.copy()
+            g.is_loop = f.is_loop
             frames.append(g)
         new.frames = frames
         p = self.pending

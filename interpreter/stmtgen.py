@@ -18,6 +18,8 @@ The source is made only from the checked IR: names enter it as `repr` of a spec 
 
 from __future__ import annotations
 
+import re
+
 from soan.dsl import ir
 from soan.dsl.limits import MAX_LOOP_PASSES
 
@@ -173,8 +175,11 @@ class StmtCodegen:
             pairs = ", ".join(f"{p!r}: {self._e(a, env)}" for p, a in zip(proc.params, s.args))
             out.append(f"{pad}{env2} = {{{pairs}}}  # do {s.proc}\n")
             if proc.body is not None:
-                out.append(f"{pad}{fr2} = _Frame((), {env2})\n")
-                self._block(proc.body.stmts, sim, env2, fr2, depth, loops, inlined + 1, out)
+                body: list[str] = []
+                self._block(proc.body.stmts, sim, env2, fr2, depth, loops, inlined + 1, body)
+                if re.search(rf"\b{fr2}\b", "".join(body)):  # a frame only for the ops in the body that take one
+                    out.append(f"{pad}{fr2} = _Frame((), {env2})\n")
+                out.extend(body)
         else:  # any other statement: its own op, the closure that runs it everywhere else
             out.append(f"{pad}{self._k(self.rules.fused(s, sim), 'op')}(st, {fr})\n")
 
@@ -219,13 +224,13 @@ class StmtCodegen:
         """`award AMOUNT to WHO for ITEM`, as compile.py's s_Award op: a number checked, then added to each
         player's score (its declared domain checked, if it has one), an event when narrating."""
         span = self._k(s.span, "span")
-        amount, who = self._k(self.x(s.amount), "e"), self._k(self.x(s.player), "e")
+        amount = self._k(self.x(s.amount), "e")
         domain = self.rules.t.score_domains.get(s.item)
         v, w, col, p, i, new = (self._fresh(k) for k in ("v", "w", "col", "p", "i", "new"))
         out.append(f"{pad}{v} = {amount}(st, {env})\n"
                    f"{pad}if not isinstance({v}, int) or isinstance({v}, bool):\n"
                    f"{pad}    _bad_award({v}, {span})\n"
-                   f"{pad}{w} = {who}(st, {env})\n"
+                   f"{pad}{w} = {self._e(s.player, env)}\n"
                    f"{pad}{col} = st.vp[{s.item!r}]\n"
                    f"{pad}for {p} in (({w},) if type({w}) is _PlayerRef else as_list(st, {w})):\n"
                    f"{pad}    {i} = {p}.i if type({p}) is _PlayerRef else _player_index({p}, {span})\n"
