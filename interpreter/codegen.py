@@ -243,6 +243,18 @@ class ExprCodegen:
                f"        {body}\n"
                f"    except KeyError:  # a local without a value: the closure raises the located error\n"
                f"        return {slow}(st, env)\n")
+        code = self._compiled(src, name)
+        if code is None:
+            # nested deeper than Python's parser takes (a sum of hundreds of terms): the closure runs it
+            src = f"def {name}(st, env):\n    # {where}: too deeply nested to compile\n    return {slow}(st, env)\n"
+            code = self._compiled(src, name)
+        exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
+        self.sources.append(src)
+        return self.ns[name]
+
+    def _compiled(self, src: str, name: str):
+        """The code object of the generated `src`, cached by the spec's key and the source; None where
+        Python cannot compile it (nested deeper than its parser takes)."""
         key = (self.key, src)
         code = _CODE_CACHE.get(key)
         if code is None:
@@ -251,12 +263,8 @@ class ExprCodegen:
             try:
                 code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
             except (SyntaxError, RecursionError, MemoryError):
-                # nested deeper than Python's parser takes (a sum of hundreds of terms): the closure runs it
-                src = f"def {name}(st, env):\n    # {where}: too deeply nested to compile\n    return {slow}(st, env)\n"
-                code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
-        exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
-        self.sources.append(src)
-        return self.ns[name]
+                return None
+        return code
 
     def _where(self, span) -> str:
         if span is None or not span.line:
@@ -671,13 +679,9 @@ class ExprCodegen:
                    f"        return {code}\n"
                    f"    except KeyError:  # the def's own function, as a call with an env runs it\n"
                    f"        return _D_{name}(st, {env})\n")
-        key = (self.key, src)
-        compiled = _CODE_CACHE.get(key)
+        compiled = self._compiled(src, fname)
         if compiled is None:
-            try:
-                compiled = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {fname}>", "exec")
-            except (SyntaxError, RecursionError, MemoryError):
-                return None
+            return None
         if name not in self._defs_started:
             self._defs_started.add(name)
             self.ns["_D_" + name] = self.rules.def_fn(name)
@@ -851,13 +855,9 @@ class ExprCodegen:
                f"        {hoisted}" + "\n        ".join(lines) + "\n"
                f"    except KeyError:  # a local without a value: the key functions, whose closures raise the error\n"
                f"        return {slow}(st, env, k, group)\n")
-        key = (self.key, src)
-        code = _CODE_CACHE.get(key)
+        code = self._compiled(src, name)
         if code is None:
-            try:
-                code = _CODE_CACHE[key] = compile(src, f"<soan {self.t.spec.path} {name}>", "exec")
-            except (SyntaxError, RecursionError, MemoryError):
-                return None
+            return None
         exec(code, self.ns)  # generated from IR nodes only (see the module's docstring)
         self.sources.append(src)
         return self.ns[name]

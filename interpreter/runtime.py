@@ -335,29 +335,17 @@ def _seat(x, what: str, span) -> int:
 def ranking(st, seq, env, var, keys, kind, fallback, span, site) -> tuple:
     """`best`/`order` of `seq` by `keys` (both engines use this): a tie left after every key is
     marked at `site` and settled by the fallback."""
-    groups = rank_groups(st, seq, env, var, keys, span)
-    if kind == "order":
-        out = []
-        for g in groups:
-            if len(g) > 1:
-                st.mark("tie_fallback", site)
-            out.extend(g)
-        return tuple(out)
-    if not groups:
-        return ()
-    top = groups[0]
-    if len(top) > 1:
-        st.mark("tie_fallback", site)
-        if fallback == "none":
-            return ()
-        if fallback == "stable":
-            return (top[0],)
-    return tuple(top)
+    return _settle(st, rank_groups(st, seq, env, var, keys, span), kind, fallback, site)
 
 
 def ranking_by(st, seq, env, values, descs, kind, fallback, site) -> tuple:
     """ranking, over rank_by's compiled key values (codegen)."""
-    groups = rank_by(st, seq, env, values, descs)
+    return _settle(st, rank_by(st, seq, env, values, descs), kind, fallback, site)
+
+
+def _settle(st, groups, kind, fallback, site) -> tuple:
+    """The ranking's answer from its groups of equal keys: every tie marked at `site`, a tie for
+    `best` settled by the fallback."""
     if kind == "order":
         out = []
         for g in groups:
