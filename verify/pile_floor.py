@@ -78,7 +78,7 @@ def unread(v: Verifier, name: str) -> str | None:
     spec = v.spec
     piles = {z.name for z in spec.zones if not z.per_player}
     sites = read_sites(spec, name)
-    if not sites or _read_elsewhere(spec, name):
+    if not sites or read_elsewhere(spec, name):
         return None
     need: dict[str, list] = {}  # pile -> the (op, k) of one test per read that it must make false
     for s in sites:
@@ -118,7 +118,7 @@ def unread(v: Verifier, name: str) -> str | None:
             f"always holds at least {floor} until then, too many for those tests")
 
 
-def _read_elsewhere(spec: ir.Spec, name: str) -> bool:
+def read_elsewhere(spec: ir.Spec, name: str) -> bool:
     """Whether the spec reads `name` outside the rules read_sites walks (the setup, rounds, scoring,
     procedures and defs): in the winner line, a zone's capacity, a supply, a token's `when short
     ruling`, a card table's `assumed`...  Such a read has no test on a pile around it, so nothing

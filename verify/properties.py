@@ -159,15 +159,14 @@ class Verifier:
 
     def _short_piles(self, ruling: str) -> set[str]:
         """The piles behind whose short draws alone the rules read `ruling` (none if it is read otherwise)."""
-        read = self.uses.get(ruling, {"read_by": []})["read_by"]
-        # situations.read_sites walks these whole; any other reader (a token, a declaration, the winner line) it does not
-        if not read or not all(r.startswith(("procedure ", "def ")) or r in ("setup", "rounds", "scoring") for r in read):
+        # situations.read_sites walks the rules' bodies whole; a read elsewhere (a token, a declaration, the
+        # winner line, a card table) it does not
+        if not self.uses.get(ruling, {"read_by": []})["read_by"] or pile_floor.read_elsewhere(self.spec, ruling):
             return set()
         return situations.short_draw_piles(self.spec, ruling)
 
     def _shortage_candidates(self) -> bool:
-        names = [r.name for r in self.spec.rulings] + [a.name for a in self.spec.assumptions if a.domain is not None]
-        return any(self._shortage_tokens(n) or self._short_piles(n) for n in names)
+        return any(self._shortage_tokens(n) or self._short_piles(n) for n in self._ruling_names())
 
     def _shortage_rulings(self, by_name: dict, lemmas: list[Finding] = ()) -> None:
         """A ruling the engine reads only when a supply runs short cannot arise once that supply is proved
@@ -249,10 +248,14 @@ class Verifier:
     def _all_rulings(self) -> list[str]:
         return [r.name for r in self.spec.rulings]
 
+    def _ruling_names(self) -> list[str]:
+        """What the rulings property judges: the open rulings and the valued assumptions."""
+        return self._all_rulings() + [a.name for a in self.spec.assumptions if a.domain is not None]
+
     def _play_depends(self, but: str) -> list[str]:
         """The rulings and assumptions a count over the whole play rests on (other than `but`): those the
         setup or the rounds read, and the card tables that lay the decks."""
-        names = self._all_rulings() + [a.name for a in self.spec.assumptions if a.domain is not None]
+        names = self._ruling_names()
         tables = {c.assumed for c in self.spec.card_sets if c.assumed}
         return sorted(n for n in names if n != but and (
             n in tables or {"setup", "rounds"} & set(self.uses.get(n, {"affects": []})["affects"])))
@@ -861,7 +864,7 @@ class Verifier:
         (soan/impact.py) on this run's seed and game count: the two commands never disagree."""
         from soan.dsl.errors import SpecRuntimeError
 
-        names = [r.name for r in self.spec.rulings] + [a.name for a in self.spec.assumptions if a.domain is not None]
+        names = self._ruling_names()
         try:
             study = self.rulings_study()
         except SpecRuntimeError as e:  # a game stops with a rule error: a finding of its own (errors)
