@@ -27,12 +27,13 @@ from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .compile import key_values
-from .reads import ending_reads
+from .reads import Added, ending_reads, scoring_plan
 from .runtime import PlayerRef, rank_by, rank_groups
-from .state import CHANCE, Frame, State
+from .state import CHANCE, Frame, State, _over_budget
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
 MEMO_SIZE = 4096  # outcomes remembered by what the ending reads (reads.py); all forgotten when full
+PASS_MEMO_SIZE = 16384  # scoring loop passes remembered (reads.scoring_plan); all forgotten when full
 
 
 class Outcome:
@@ -75,6 +76,10 @@ class Evaluator:
         # the values of those parts of the state, and a state that agrees on them ends the same
         self.reads = ending_reads(tables)
         self.memo: dict[tuple, tuple[Outcome, int]] = {}
+        # the scoring statement by statement, its loops' passes remembered by what each reads (reads.scoring_plan):
+        # only where the ending's reads are known (no chance, nothing that stops)
+        self.plan = self._plan(tables) if self.reads is not None else None
+        self.passes: dict[tuple, tuple] = {}
         if w is None:
             self.candidates = None
             return
@@ -120,7 +125,12 @@ class Evaluator:
         passes = state.passes
         if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
             return known[0]
-        s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
+        if self.plan is not None:
+            s = state if spare else state.clone()
+            s.memo = {}
+            self._score(s)
+        else:
+            s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
         # a scoring cut short by SCORING_STEPS choices (still pending) is valued as it stands, as without the memo
         o = self._outcome(s) if s.result is not None or s.pending is not None else self._decided(s)
         s.memo = None
@@ -128,6 +138,107 @@ class Evaluator:
             self.memo.clear()
         self.memo[key] = (o, s.passes - passes)
         return o
+
+    # ---- the scoring, a loop pass at a time -----------------------------------------------------------------
+
+    @staticmethod
+    def _plan(tables) -> list | None:
+        """reads.scoring_plan with its statements' ops: ("op", op), ("phase", name, title) or ("passes", memo,
+        items of the loop, its body's ops, its site for the step budget's message)."""
+        plan = scoring_plan(tables)
+        if plan is None:
+            return None
+        from .stmtgen import _Site
+
+        rules = tables.rules
+        out = []
+        for kind, x in plan:
+            if kind == "op":
+                out.append(("op", rules.stmt(x, False)))
+            elif kind == "phase":
+                out.append(("phase", x.name, x.title))
+            else:
+                s = x.stmt
+                body = rules.block(s.body)
+                if len(body) != 1:  # a body that runs through is one op (compile.block)
+                    return None
+                out.append(("passes", x, rules.x.binder(s.var, s.coll, s.where), body, _Site("for loop", s.span)))
+        return out
+
+    def _score(self, s: State) -> None:
+        """The scoring run on `s` (a bot's copy, not ending yet: its marks and the rulings it consults are no
+        one's record) as finish_now(winner=False) runs it, statement by statement: a remembered loop pass whose
+        key (reads.PassMemo) matches one run before writes what that one wrote and counts its loop passes (it
+        runs for real where those would pass the step budget, to fail where the run fails)."""
+        s.pending = None
+        s.frames = []
+        s.ending = True
+        env: dict = {}
+        f = Frame((), env)
+        memo = self.passes
+        for step in self.plan:
+            kind = step[0]
+            if kind == "op":
+                step[1](s, f)
+                continue
+            if kind == "phase":
+                s.event("phase", step[1], step[2])
+                continue
+            _, pm, items_of, body, site = step
+            var, key_of, op, added = pm.stmt.var, pm.key, body[0], pm.added
+            items, _ = items_of(s, env)
+            try:
+                groups = pm.prepare(s)
+            except TypeError:  # a field value that cannot be hashed: these passes are not remembered
+                groups = None
+            for k, x in enumerate(items):
+                if k:  # a pass counts towards the game's step budget
+                    s.passes += 1
+                    if s.passes > MAX_LOOP_PASSES:
+                        raise _over_budget(site)
+                env[var] = x
+                key = None if groups is None else key_of(s, env, groups)
+                if key is not None:
+                    key = (id(pm), key)
+                    try:
+                        known = memo.get(key)
+                    except TypeError:  # a value that cannot be hashed: this pass is not remembered
+                        key = known = None
+                    if known is not None and s.passes + known[1] <= MAX_LOOP_PASSES and _fits(s, added, known[3]):
+                        pm.replay(s, known[0])
+                        vp = s.vp
+                        for (name, _), changes in zip(added, known[3]):
+                            col = vp[name]
+                            for i, d, _, _ in changes:
+                                col[i] += d
+                        s.passes += known[1]
+                        env.clear()
+                        env.update(known[2])
+                        continue
+                before = s.passes
+                if key is None or not added:
+                    op(s, Frame(body, env))
+                else:
+                    vp = s.vp
+                    cols = [vp[name] for name, _ in added]
+                    tracked = []
+                    for (name, _), col in zip(added, cols):
+                        vp[name] = Added(col)
+                        tracked.append(vp[name])
+                    try:
+                        op(s, Frame(body, env))
+                    finally:
+                        for (name, _), col, t in zip(added, cols, tracked):
+                            col[:] = t
+                            vp[name] = col
+                    changes = tuple(t.record() for t in tracked)
+                    if None in changes:
+                        key = None
+                if key is not None:
+                    if len(memo) >= PASS_MEMO_SIZE:
+                        memo.clear()
+                    memo[key] = (pm.capture(s), s.passes - before, tuple(env.items()),
+                                 changes if added else ())
 
     def _outcome(self, s: State) -> Outcome:
         """The outcome of the finished state `s`."""
@@ -243,6 +354,22 @@ class Evaluator:
         """Every seat's value of `state` in 0..1 (see Outcome.soft)."""
         o = self.outcome(state, rng, spare)
         return [o.soft(i, self.n) for i in range(self.n)]
+
+
+def _fits(s: State, added: tuple, changes: tuple) -> bool:
+    """Whether every running total a remembered pass reached (PassMemo.added) lies in its score's declared range
+    from this state's scores, as each award of the pass checks it."""
+    vp = s.vp
+    for (name, dom), ch in zip(added, changes):
+        if dom is None:
+            continue
+        col = vp[name]
+        lo, hi = dom.lo, dom.hi
+        for i, _, low, high in ch:
+            v = col[i]
+            if not (type(v) is int and lo <= v + low and v + high <= hi):
+                return False
+    return True
 
 
 def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None,
