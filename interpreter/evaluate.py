@@ -197,7 +197,10 @@ class Evaluator:
                     if s.passes > MAX_LOOP_PASSES:
                         raise _over_budget(site)
                 env[var] = x
-                key = None if groups is None else key_of(s, env, groups)
+                try:
+                    key = None if groups is None else key_of(s, env, groups)
+                except KeyError:  # a local without a value: the run fails where it reads it
+                    key = None
                 if key is not None:
                     key = (id(pm), key)
                     try:
@@ -212,7 +215,6 @@ class Evaluator:
                             for i, d, _, _ in changes:
                                 col[i] += d
                         s.passes += known[1]
-                        env.clear()
                         env.update(known[2])
                         continue
                 before = s.passes
@@ -237,7 +239,7 @@ class Evaluator:
                 if key is not None:
                     if len(memo) >= PASS_MEMO_SIZE:
                         memo.clear()
-                    memo[key] = (pm.capture(s), s.passes - before, tuple(env.items()),
+                    memo[key] = (pm.capture(s), s.passes - before, tuple((n, env[n]) for n in pm.binds if n in env),
                                  changes if added else ())
 
     def _outcome(self, s: State) -> Outcome:

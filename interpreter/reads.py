@@ -454,6 +454,11 @@ class _Narrow(_Walk):
         self.vp_w: set[str] = set()
         self.tok_w: set[str] = set()
         self.elim_w = False
+        self.var = var
+        self.depth = 0  # inside a def or procedure the body calls: their own locals
+        self.binds: set[str] = set()  # locals the body itself binds (let, for, comprehensions)
+        self.reads_locals: set[str] = set()  # locals the body itself reads
+        self.lets_top: set[str] = set()  # locals the body writes into the loop's env (let and for at its own level)
 
     def value(self, e) -> tuple | None:
         """What `e` is known to be in every pass, or None."""
@@ -490,12 +495,23 @@ class _Narrow(_Walk):
         saved = self.fixed, self.origin, self.filt, self.lets
         self.fixed = {p: v for p, v in zip(params, known) if v is not None}
         self.origin, self.filt, self.lets = {}, {}, set()
+        self.depth += 1
         try:
             walk()
         finally:
             self.fixed, self.origin, self.filt, self.lets = saved
+            self.depth -= 1
+
+    def free(self) -> list[str]:
+        """The locals the body reads from the loop's env other than the loop's element (bound before the loop)."""
+        return sorted(self.reads_locals - self.binds - {self.var})
 
     def expr(self, e) -> None:
+        if self.depth == 0:
+            if isinstance(e, ir.Local):
+                self.reads_locals.add(e.name)
+            elif isinstance(e, (ir.Agg, ir.ListComp, ir.Ranking)):
+                self.binds.add(e.var)
         if isinstance(e, ir.Attr) and isinstance(e.obj, ir.Local) and e.obj.name in self.filt \
                 and e.name in self.t.state_default:
             self.filter_states.add((self.filt[e.obj.name], e.name))
@@ -566,6 +582,9 @@ class _Narrow(_Walk):
             if s.name in self.fixed or s.name in self.lets:
                 raise _Unknown("a local bound twice")
             self.lets.add(s.name)
+            if self.depth == 0:
+                self.binds.add(s.name)
+                self.lets_top.add(s.name)
             self.expr(s.value)
             v = self.value(s.value)
             if v is not None:
@@ -574,6 +593,9 @@ class _Narrow(_Walk):
             tg = s.target
             if isinstance(tg, ir.Local) and (tg.name in self.fixed or tg.name in self.filt):
                 raise _Unknown("a known local set")
+            if isinstance(tg, ir.Local) and self.depth == 0:  # the loop's env written: in the key and replayed
+                self.reads_locals.add(tg.name)
+                self.lets_top.add(tg.name)
             if isinstance(tg, ir.Attr):
                 if tg.name in self.t.player_vars:
                     self.pv_w.add(tg.name)
@@ -587,6 +609,9 @@ class _Narrow(_Walk):
         elif isinstance(s, ir.For):
             if s.var in self.fixed or s.var in self.filt:
                 raise _Unknown("a loop variable shadows a known one")
+            if self.depth == 0:
+                self.binds.add(s.var)
+                self.lets_top.add(s.var)
             super().stmt(s)
         elif isinstance(s, ir.Award):
             self.vp_w.add(s.item)
@@ -632,7 +657,11 @@ class PassMemo:
         groups = []
         lines = ["def key(st, env, g):", "    z, vp, pv, gv, cs = st.zones, st.vp, st.pv, st.gv, st.cs",
                  f"    it = env[{stmt.var!r}]"]
-        parts = ["tuple(env.items())"]
+        # the element (a card by its number) and the other locals the body reads from the env, where it reads any
+        parts = ["type(it) is _CardRef", "it.id if type(it) is _CardRef else it"]
+        self.free = tuple(w.free())
+        parts += [f"env[{n!r}]" for n in self.free]
+        self.binds = tuple(sorted(w.lets_top))  # what a pass leaves in the env
         if "round" in w.always:
             parts.append("st.round")
         if elim:
