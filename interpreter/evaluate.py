@@ -79,7 +79,6 @@ class Evaluator:
         # the scoring statement by statement, its loops' passes remembered by what each reads (reads.scoring_plan):
         # only where the ending's reads are known (no chance, nothing that stops)
         self.plan = self._plan(tables) if self.reads is not None else None
-        self.passes: dict[tuple, tuple] = {}
         if w is None:
             self.candidates = None
             return
@@ -144,7 +143,7 @@ class Evaluator:
     @staticmethod
     def _plan(tables) -> list | None:
         """reads.scoring_plan with its statements' ops: ("op", op), ("phase", name, title) or ("passes", memo,
-        items of the loop, its body's ops, its site for the step budget's message)."""
+        items of the loop, its body's ops, its site for the step budget's message, the passes remembered)."""
         plan = scoring_plan(tables)
         if plan is None:
             return None
@@ -162,7 +161,7 @@ class Evaluator:
                 body = rules.block(s.body)
                 if len(body) != 1:  # a body that runs through is one op (compile.block)
                     return None
-                out.append(("passes", x, rules.x.binder(s.var, s.coll, s.where), body, _Site("for loop", s.span)))
+                out.append(("passes", x, rules.x.binder(s.var, s.coll, s.where), body, _Site("for loop", s.span), {}))
         return out
 
     def _score(self, s: State) -> None:
@@ -175,7 +174,6 @@ class Evaluator:
         s.ending = True
         env: dict = {}
         f = Frame((), env)
-        memo = self.passes
         for step in self.plan:
             kind = step[0]
             if kind == "op":
@@ -184,7 +182,7 @@ class Evaluator:
             if kind == "phase":
                 s.event("phase", step[1], step[2])
                 continue
-            _, pm, items_of, body, site = step
+            _, pm, items_of, body, site, memo = step
             var, key_of, op, added = pm.stmt.var, pm.key, body[0], pm.added
             items, _ = items_of(s, env)
             try:
@@ -197,36 +195,33 @@ class Evaluator:
                     if s.passes > MAX_LOOP_PASSES:
                         raise _over_budget(site)
                 env[var] = x
-                try:
-                    key = None if groups is None else key_of(s, env, groups)
-                except KeyError:  # a local without a value: the run fails where it reads it
-                    key = None
-                if key is not None:
-                    key = (id(pm), key)
+                key = known = None
+                if groups is not None:
                     try:
+                        key = key_of(s, env, groups)
                         known = memo.get(key)
+                    except KeyError:  # a local without a value: the run fails where it reads it
+                        key = None
                     except TypeError:  # a value that cannot be hashed: this pass is not remembered
-                        key = known = None
-                    if known is not None and s.passes + known[1] <= MAX_LOOP_PASSES and _fits(s, added, known[3]):
-                        pm.replay(s, known[0])
-                        vp = s.vp
-                        for (name, _), changes in zip(added, known[3]):
-                            col = vp[name]
-                            for i, d, _, _ in changes:
-                                col[i] += d
-                        s.passes += known[1]
-                        env.update(known[2])
+                        key = None
+                if known is not None:
+                    values, dp, binds, changes = known
+                    if s.passes + dp <= MAX_LOOP_PASSES and (not changes or _added(s, added, changes)):
+                        pm.replay(s, values)
+                        s.passes += dp
+                        if binds:
+                            env.update(binds)
                         continue
                 before = s.passes
                 if key is None or not added:
                     op(s, Frame(body, env))
+                    changes = ()
                 else:
                     vp = s.vp
                     cols = [vp[name] for name, _ in added]
-                    tracked = []
-                    for (name, _), col in zip(added, cols):
-                        vp[name] = Added(col)
-                        tracked.append(vp[name])
+                    tracked = [Added(col) for col in cols]
+                    for (name, _), t in zip(added, tracked):
+                        vp[name] = t
                     try:
                         op(s, Frame(body, env))
                     finally:
@@ -236,11 +231,13 @@ class Evaluator:
                     changes = tuple(t.record() for t in tracked)
                     if None in changes:
                         key = None
+                    elif not any(changes):
+                        changes = ()
                 if key is not None:
                     if len(memo) >= PASS_MEMO_SIZE:
                         memo.clear()
                     memo[key] = (pm.capture(s), s.passes - before, tuple((n, env[n]) for n in pm.binds if n in env),
-                                 changes if added else ())
+                                 changes)
 
     def _outcome(self, s: State) -> Outcome:
         """The outcome of the finished state `s`."""
@@ -358,9 +355,10 @@ class Evaluator:
         return [o.soft(i, self.n) for i in range(self.n)]
 
 
-def _fits(s: State, added: tuple, changes: tuple) -> bool:
-    """Whether every running total a remembered pass reached (PassMemo.added) lies in its score's declared range
-    from this state's scores, as each award of the pass checks it."""
+def _added(s: State, added: tuple, changes: tuple) -> bool:
+    """Add a remembered pass's changes to the scores it adds to (PassMemo.added) where every running total it
+    reached lies in its score's declared range from this state's scores, as each award of the pass checks it;
+    False (nothing added) where one would not."""
     vp = s.vp
     for (name, dom), ch in zip(added, changes):
         if dom is None:
@@ -371,6 +369,10 @@ def _fits(s: State, added: tuple, changes: tuple) -> bool:
             v = col[i]
             if not (type(v) is int and lo <= v + low and v + high <= hi):
                 return False
+    for (name, _), ch in zip(added, changes):
+        col = vp[name]
+        for i, d, _, _ in ch:
+            col[i] += d
     return True
 
 

@@ -658,7 +658,8 @@ class PassMemo:
         lines = ["def key(st, env, g):", "    z, vp, pv, gv, cs = st.zones, st.vp, st.pv, st.gv, st.cs",
                  f"    it = env[{stmt.var!r}]"]
         # the element (a card by its number) and the other locals the body reads from the env, where it reads any
-        parts = ["type(it) is _CardRef", "it.id if type(it) is _CardRef else it"]
+        cards_only = any(v[0] == "field" for _, _, v in w.filters)  # filters by a field of the element: cards only
+        parts = ["it.id"] if cards_only else ["type(it) is _CardRef", "it.id if type(it) is _CardRef else it"]
         self.free = tuple(w.free())
         parts += [f"env[{n!r}]" for n in self.free]
         self.binds = tuple(sorted(w.lets_top))  # what a pass leaves in the env
@@ -668,21 +669,26 @@ class PassMemo:
             parts.append("*st.elim")
         parts += [f"*vp[{n!r}]" for n in vp] + [f"st.supply[{n!r}]" for n in supply]
         parts += [f"*pv[{n!r}]" for n in pv] + [f"gv[{n!r}]" for n in gv] + [f"*cs[{n!r}]" for n in cs]
-        if any(v[0] == "field" for _, _, v in w.filters):
+        if cards_only:
             lines.append("    if type(it) is not _CardRef:\n        return None")
             lines.append("    fl = _fields[it.id]")
+        values: dict[tuple, str] = {}  # each value a filter compares with, worked out once a pass
+        for n in sorted({n for _, n in w.filter_states}):
+            lines.append(f"    s_{n} = cs[{n!r}].__getitem__")
         for k, (zone, field, v) in enumerate(w.filters):
             col = t.kind if field == "kind" else tuple(f.get(field) for f in t.fields)
             ns[f"_col{k}"] = tuple(col)
-            if v[0] == "item":
-                val = "it"
-            elif v[0] == "field":
-                ns["_kind"] = t.kind
-                val = "_kind[it.id]" if v[1] == "kind" else f"fl.get({v[1]!r})"
-            else:
-                ns[f"_val{k}"] = v[1]
-                val = f"_val{k}"
-            lines.append(f"    v{k} = {val}")
+            if v not in values:
+                if v[0] == "item":
+                    val = "it"
+                elif v[0] == "field":
+                    ns["_kind"] = t.kind
+                    val = "_kind[it.id]" if v[1] == "kind" else f"fl.get({v[1]!r})"
+                else:
+                    ns[f"_val{k}"] = v[1]
+                    val = f"_val{k}"
+                values[v] = f"v{len(values)}"
+                lines.append(f"    {values[v]} = {val}")
             states = sorted(n for f, n in w.filter_states if f == k)
             for s, (zd, _) in enumerate(t.zone_slots):
                 if zd.name != zone:
@@ -690,9 +696,9 @@ class PassMemo:
                 # the slot's cards by the field's value, in order: a pass's cards are those of its value
                 prep += [f"    g{len(groups)} = {{}}", f"    for c in z[{s}]:",
                          f"        g{len(groups)}.setdefault(_col{k}[c], []).append(c)"]
-                lines.append(f"    f{k}_{s} = g[{len(groups)}].get(v{k}, ())")
+                lines.append(f"    f{k}_{s} = g[{len(groups)}].get({values[v]}, ())")
                 groups.append(f"g{len(groups)}")
-                parts += [f"len(f{k}_{s})", f"*f{k}_{s}"] + [f"*map(cs[{n!r}].__getitem__, f{k}_{s})" for n in states]
+                parts += [f"len(f{k}_{s})", f"*f{k}_{s}"] + [f"*map(s_{n}, f{k}_{s})" for n in states]
         prep.append(f"    return ({''.join(x + ', ' for x in groups)})")
         lines.append(f"    return ({', '.join(parts)},)")
         src = "\n".join(prep) + "\n" + "\n".join(lines) + "\n"

@@ -77,6 +77,11 @@ def _positions(t, games: int = 12) -> list[State]:
     return out
 
 
+def _remembered(ev) -> dict:
+    """The evaluator's remembered passes (of its one remembered loop)."""
+    return [step for step in ev.plan if step[0] == "passes"][0][5]
+
+
 def _ended(st: State) -> tuple:
     """What an ending wrote: scores, tokens, supplies, eliminations."""
     return ({k: list(v) for k, v in st.vp.items()}, {k: list(v) for k, v in st.pv.items()}, dict(st.supply),
@@ -108,7 +113,7 @@ def test_remembered_passes_end_every_position_as_the_whole_scoring_does():
     t = _tables()
     ev = evaluator(t)
     assert ev.plan is not None
-    ev.passes.clear()
+    _remembered(ev).clear()
     positions = _positions(t)
     for st in positions:
         a, b = st.clone(), st.clone()
@@ -116,14 +121,14 @@ def test_remembered_passes_end_every_position_as_the_whole_scoring_does():
         finish_now(b, random.Random(0), spare=True, memo=True, winner=False)
         assert _ended(a) == _ended(b)
     markers = len(t.zone_slots and positions[0].zones[t.slot_of[("board", -1)]])
-    assert len(ev.passes) < len(positions) * markers  # some passes were replayed, not run
+    assert len(_remembered(ev)) < len(positions) * markers  # some passes were replayed, not run
 
 
 def test_a_replayed_award_checks_the_scores_range_as_the_award_would():
     """A pass remembered where its award fitted the score's range runs for real, and fails as the scoring does, where the same award would pass the range's top."""
     t = _tables(most=6)
     ev = evaluator(t)
-    ev.passes.clear()
+    _remembered(ev).clear()
     st = _positions(t, 1)[-1]
     first = st.clone()
     ev._score(first)  # every pass remembered from scores of 0
