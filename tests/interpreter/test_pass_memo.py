@@ -155,3 +155,35 @@ def test_outcomes_with_and_without_the_plan_agree():
         b = ev.outcome(st.clone(), random.Random(0))
         assert (a.share, a.place, a.margin) == (b.share, b.place, b.margin)
     ev.plan = plan
+
+
+def test_kitano_endings_pass_by_pass_equal_the_whole_scoring():
+    """On Kitano draft 20 (its majority loop is remembered per suit), every move of sampled positions along a random game ends alike pass by pass and as one block."""
+    from pathlib import Path
+
+    from soan.interpreter.bots import determinize
+
+    spec = Path(__file__).resolve().parents[2] / "specs" / "kitano-20.soan"
+    t = api.tables(api.load(str(spec)), 4)
+    ev = evaluator(t)
+    assert ev.plan is not None and any(step[0] == "passes" for step in ev.plan)
+    rng = random.Random(5)
+    st = State(t).start()
+    checked = 0
+    while not st.is_terminal():
+        if st.current_player() < 0:
+            st.apply_chance(st.sample_chance(rng))
+            continue
+        sample = determinize(st, st.current_player(), rng)
+        for i in range(len(sample.legal_moves())):
+            c = sample.clone()
+            c.apply(i)
+            if c.is_terminal() or c.ending:
+                continue
+            a, b = c.clone(), c.clone()
+            ev._score(a)
+            finish_now(b, random.Random(0), spare=True, memo=True, winner=False)
+            assert _ended(a) == _ended(b)
+            checked += 1
+        st.apply(rng.randrange(len(st.legal_moves())))
+    assert checked > 100
