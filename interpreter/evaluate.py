@@ -21,6 +21,7 @@ candidate, signed by the key's direction.
 
 from __future__ import annotations
 
+import math
 import random
 
 from soan.dsl.errors import SpecRuntimeError
@@ -206,7 +207,7 @@ class Evaluator:
                         key = None
                 if known is not None:
                     values, dp, binds, changes = known
-                    if s.passes + dp <= MAX_LOOP_PASSES and (not changes or _added(s, added, changes)):
+                    if s.passes + dp <= MAX_LOOP_PASSES and (not changes or _added(s, changes)):
                         pm.replay(s, values)
                         s.passes += dp
                         if binds:
@@ -217,22 +218,9 @@ class Evaluator:
                     op(s, Frame(body, env))
                     changes = ()
                 else:
-                    vp = s.vp
-                    cols = [vp[name] for name, _ in added]
-                    tracked = [Added(col) for col in cols]
-                    for (name, _), t in zip(added, tracked):
-                        vp[name] = t
-                    try:
-                        op(s, Frame(body, env))
-                    finally:
-                        for (name, _), col, t in zip(added, cols, tracked):
-                            col[:] = t
-                            vp[name] = col
-                    changes = tuple(t.record() for t in tracked)
-                    if None in changes:
+                    changes = _run_added(s, op, body, env, added)
+                    if changes is None:
                         key = None
-                    elif not any(changes):
-                        changes = ()
                 if key is not None:
                     if len(memo) >= PASS_MEMO_SIZE:
                         memo.clear()
@@ -355,24 +343,74 @@ class Evaluator:
         return [o.soft(i, self.n) for i in range(self.n)]
 
 
-def _added(s: State, added: tuple, changes: tuple) -> bool:
-    """Add a remembered pass's changes to the scores it adds to (PassMemo.added) where every running total it
-    reached lies in its score's declared range from this state's scores, as each award of the pass checks it;
-    False (nothing added) where one would not."""
-    vp = s.vp
-    for (name, dom), ch in zip(added, changes):
-        if dom is None:
+def _run_added(s: State, op, body, env: dict, added: tuple) -> tuple | None:
+    """Run a pass's body with the columns it only adds to (PassMemo.added) watched: for each, (player, change,
+    lowest, highest) per player written; None where one cannot be replayed (written other than one player at a
+    time, or a give found the supply short)."""
+    cols = []
+    for name, _, token in added:
+        table = s.pv if token else s.vp
+        col = table[name]
+        cols.append((table, name, col, Added(col), s.supply[name] if token else 0))
+        table[name] = cols[-1][3]
+    short = _shorts(s, added)
+    try:
+        op(s, Frame(body, env))
+    finally:
+        for table, name, col, watched, _ in cols:
+            col[:] = watched
+            table[name] = col
+    if _shorts(s, added) != short:
+        return None
+    out = []
+    for (_, name, _, watched, start), (_, dom, token) in zip(cols, added):
+        entries = watched.record()
+        if entries is None:
+            return None
+        if not entries:
             continue
-        col = vp[name]
-        lo, hi = dom.lo, dom.hi
-        for i, _, low, high in ch:
-            v = col[i]
-            if not (type(v) is int and lo <= v + low and v + high <= hi):
+        total = 0
+        for _, d, _, _ in entries:
+            total += d
+        if token and s.supply[name] != start - total:
+            return None
+        # per player: the change, and the values it may start from so that every running total stays in range
+        lo, hi = (-math.inf, math.inf) if dom is None else (dom.lo, dom.hi)
+        out.append((name, token, total, tuple((i, d, lo - low, hi - high) for i, d, low, high in entries)))
+    return tuple(out)
+
+
+def _shorts(s: State, added: tuple) -> int:
+    """How many gives of the watched tokens have found their supply short so far (State.mark's count)."""
+    tokens = {name for name, _, token in added if token}
+    if not tokens:
+        return 0
+    return sum(n for (kind, site), n in s.marks.items() if kind == "short_supply" and site[0] in tokens)
+
+
+def _added(s: State, changes: tuple) -> bool:
+    """Add a remembered pass's changes to the scores and tokens it adds to (PassMemo.added; _run_added's
+    record: name, whether a token, the total, and per player the change and the range of values it may start
+    from) where each player's value lies in that range, so that every running total stays in its declared range
+    as each award or give checks it, and each token's supply covers all that was given (so that no give is
+    short); False (nothing added) where not."""
+    vp, pv, supply = s.vp, s.pv, s.supply
+    for name, token, total, entries in changes:
+        if token:
+            if supply[name] < total:
                 return False
-    for (name, _), ch in zip(added, changes):
-        col = vp[name]
-        for i, d, _, _ in ch:
+            col = pv[name]
+        else:
+            col = vp[name]
+        for i, _, least, most in entries:
+            if not least <= col[i] <= most:
+                return False
+    for name, token, total, entries in changes:
+        col = (pv if token else vp)[name]
+        for i, d, _, _ in entries:
             col[i] += d
+        if token:
+            supply[name] -= total
     return True
 
 

@@ -452,7 +452,8 @@ class _Narrow(_Walk):
         self.cs_w: set[str] = set()
         self.gv_w: set[str] = set()
         self.vp_w: set[str] = set()
-        self.tok_w: set[str] = set()
+        self.tok_w: set[str] = set()  # tokens given or returned
+        self.give_w: set[str] = set()  # tokens given (a give reads the holding and the supply only to add to them)
         self.elim_w = False
         self.var = var
         self.depth = 0  # inside a def or procedure the body calls: their own locals
@@ -616,9 +617,15 @@ class _Narrow(_Walk):
         elif isinstance(s, ir.Award):
             self.vp_w.add(s.item)
             super().stmt(s)
-        elif isinstance(s, (ir.Give, ir.Return)):
+        elif isinstance(s, ir.Give):
             self.tok_w.add(s.token)
-            super().stmt(s)
+            self.give_w.add(s.token)
+            self.expr(s.amount)
+            self.expr(s.player)
+            self.writes |= {s.token, "supply"}
+        elif isinstance(s, ir.Return):
+            self.tok_w.add(s.token)
+            super().stmt(s)  # reads the holding: its column is in the key
         elif isinstance(s, ir.Eliminate):
             self.elim_w = True
             super().stmt(s)
@@ -637,21 +644,32 @@ class PassMemo:
     A score the pass only adds to (an award; no `vp()` read in it) is not in the key: a pass is remembered by
     what it adds to each player's score (`added`), with the lowest and highest running total it reached on
     the way, relative to where it started, so that a replay can check the score's declared range at every
-    award as the run would (and runs for real where one would fall outside it)."""
+    award as the run would (and runs for real where one would fall outside it).  So is a token the pass only
+    gives (nothing in it reads the holdings or the supplies): remembered by what each player was given, where the
+    run found the supply enough for every give (none short), and replayed where the supply still covers all of it
+    (then no give is short either) and each holding stays in its declared range.  `added`: (name, its range,
+    whether it is a token) for each."""
 
     def __init__(self, tables, stmt, w: _Narrow):
         t = tables
         self.stmt = stmt
         ns = {"_CardRef": CardRef, "_fields": t.fields, "map": map, "len": len, "tuple": tuple}
         names = w.names
-        pv = sorted((set(names) & (set(t.player_vars) | set(t.tokens))) | w.pv_w | w.tok_w)
+        pv = None  # (below, once the tokens remembered as given are known)
         gv = sorted((set(names) & set(t.global_vars)) | w.gv_w)
         cs = sorted((set(names) & set(t.state_default)) | w.cs_w)
         added = [] if "vp" in w.always else [n for n in t.scores if n in w.vp_w and (
             t.score_domains.get(n) is None or type(t.score_domains[n]) is ir.IntDomain)]
-        self.added = tuple((n, t.score_domains.get(n)) for n in added)
+        # tokens the pass only gives (nothing else reads their holdings or the supplies): remembered as what it
+        # gave, like scores, where the supply covered every give (PassMemo.given)
+        given = [] if "supply" in w.always else [n for n in sorted(w.give_w) if n not in names and (
+            type(t.tokens[n].hold) is ir.IntDomain)]
+        self.added = tuple((n, t.score_domains.get(n), False) for n in added) + tuple(
+            (n, t.tokens[n].hold, True) for n in given)
         vp = list(t.scores) if "vp" in w.always else [n for n in t.scores if n in w.vp_w and n not in added]
-        supply = list(t.tokens) if "supply" in w.always else sorted(w.tok_w)
+        supply = list(t.tokens) if "supply" in w.always else sorted(w.tok_w - set(given))
+        tok_w = w.tok_w - set(given)
+        pv = sorted((set(names) & (set(t.player_vars) | set(t.tokens))) | w.pv_w | tok_w)
         elim = "elim" in w.always or w.elim_w
         prep = ["def prepare(st):", "    z = st.zones"]
         groups = []
@@ -705,14 +723,14 @@ class PassMemo:
         exec(compile(src, "<soan pass key>", "exec"), ns)  # the tables' own names, as repr()
         self.prepare, self.key = ns["prepare"], ns["key"]
         # what a pass writes (but the scores it adds to): whole columns and values, taken after it and written back
-        got = ([f"tuple(st.pv[{n!r}])" for n in sorted(w.pv_w | w.tok_w)] + [f"tuple(st.cs[{n!r}])" for n in sorted(w.cs_w)]
+        got = ([f"tuple(st.pv[{n!r}])" for n in sorted(w.pv_w | tok_w)] + [f"tuple(st.cs[{n!r}])" for n in sorted(w.cs_w)]
                + [f"st.gv[{n!r}]" for n in sorted(w.gv_w)] + [f"tuple(st.vp[{n!r}])" for n in vp if n in w.vp_w]
-               + [f"st.supply[{n!r}]" for n in sorted(w.tok_w)] + (["tuple(st.elim)"] if w.elim_w else []))
-        put = ([f"st.pv[{n!r}][:] = v[{k}]" for k, n in enumerate(sorted(w.pv_w | w.tok_w))])
+               + [f"st.supply[{n!r}]" for n in sorted(tok_w)] + (["tuple(st.elim)"] if w.elim_w else []))
+        put = ([f"st.pv[{n!r}][:] = v[{k}]" for k, n in enumerate(sorted(w.pv_w | tok_w))])
         put += [f"st.cs[{n!r}][:] = v[{len(put) + k}]" for k, n in enumerate(sorted(w.cs_w))]
         put += [f"st.gv[{n!r}] = v[{len(put) + k}]" for k, n in enumerate(sorted(w.gv_w))]
         put += [f"st.vp[{n!r}][:] = v[{len(put) + k}]" for k, n in enumerate(n for n in vp if n in w.vp_w)]
-        put += [f"st.supply[{n!r}] = v[{len(put) + k}]" for k, n in enumerate(sorted(w.tok_w))]
+        put += [f"st.supply[{n!r}] = v[{len(put) + k}]" for k, n in enumerate(sorted(tok_w))]
         if w.elim_w:
             put.append(f"st.elim[:] = v[{len(put)}]")
         src = ("def capture(st):\n    return (" + "".join(g + ", " for g in got) + ")\n"

@@ -95,11 +95,14 @@ def test_the_plan_remembers_the_loop_whose_passes_read_their_own_cards():
     assert [k for k, _ in plan] == ["op", "passes"]
     memo = plan[1][1]
     assert memo.stmt.var == "m"
-    assert memo.added == (("most", t.score_domains["most"]),)  # only added to: not in the key
+    # only added to (the score awarded, the token given): not in the key
+    assert memo.added == (("most", t.score_domains["most"], False), ("crown", t.tokens["crown"].hold, True))
     st = _positions(t, 1)[-1]
     st.vp["most"][0] = 7
     other = st.clone()
     other.vp["most"][0] = 3
+    other.pv["crown"][1] += 1
+    other.supply["crown"] -= 1
     env = {"m": t.C[st.zones[t.slot_of[("board", -1)]][0]]}
     assert memo.key(st, env, memo.prepare(st)) == memo.key(other, env, memo.prepare(other))
     red = [c for c in st.zones[t.slot_of[("bag", -1)]] if t.fields[c].get("colour") == t.fields[env["m"].id]["colour"]]
@@ -141,6 +144,23 @@ def test_a_replayed_award_checks_the_scores_range_as_the_award_would():
     with pytest.raises(SpecRuntimeError) as passes:
         ev._score(high)
     assert str(passes.value) == str(whole.value)
+
+
+def test_a_replayed_give_needs_the_supply_to_cover_it():
+    """A pass remembered where the supply covered its gives runs for real where the supply is now short, giving what the whole scoring gives (the partial rule: what is left)."""
+    t = _tables()
+    ev = evaluator(t)
+    _remembered(ev).clear()
+    st = _positions(t, 1)[-1]
+    ev._score(st.clone())  # remembered from a full supply
+    for left in (0, 1):
+        low = st.clone()
+        low.supply["crown"] = left
+        a, b = low.clone(), low.clone()
+        ev._score(a)
+        finish_now(b, random.Random(0), spare=True, memo=True, winner=False)
+        assert _ended(a) == _ended(b)
+        assert sum(a.pv["crown"]) - sum(low.pv["crown"]) <= left
 
 
 def test_outcomes_with_and_without_the_plan_agree():
