@@ -21,18 +21,20 @@ candidate, signed by the key's direction.
 
 from __future__ import annotations
 
+import math
 import random
 
 from soan.dsl.errors import SpecRuntimeError
 from soan.dsl.limits import MAX_LOOP_PASSES
 
 from .compile import key_values
-from .reads import ending_reads
+from .reads import Added, ending_reads, scoring_plan
 from .runtime import PlayerRef, rank_by, rank_groups
-from .state import CHANCE, Frame, State
+from .state import CHANCE, Frame, State, _over_budget
 
 SCORING_STEPS = 10_000  # choices inside the end-of-game scoring taken as the first legal one, at most this many
 MEMO_SIZE = 4096  # outcomes remembered by what the ending reads (reads.py); all forgotten when full
+PASS_MEMO_SIZE = 16384  # scoring loop passes remembered (reads.scoring_plan); all forgotten when full
 
 
 class Outcome:
@@ -75,6 +77,9 @@ class Evaluator:
         # the values of those parts of the state, and a state that agrees on them ends the same
         self.reads = ending_reads(tables)
         self.memo: dict[tuple, tuple[Outcome, int]] = {}
+        # the scoring statement by statement, its loops' passes remembered by what each reads (reads.scoring_plan):
+        # only where the ending's reads are known (no chance, nothing that stops)
+        self.plan = self._plan(tables) if self.reads is not None else None
         if w is None:
             self.candidates = None
             return
@@ -120,7 +125,12 @@ class Evaluator:
         passes = state.passes
         if known is not None and passes + known[1] <= MAX_LOOP_PASSES:
             return known[0]
-        s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
+        if self.plan is not None:
+            s = state if spare else state.clone()
+            s.memo = {}
+            self._score(s)
+        else:
+            s = finish_now(state, rng or random.Random(0), spare, drawn, memo=True, winner=False)
         # a scoring cut short by SCORING_STEPS choices (still pending) is valued as it stands, as without the memo
         o = self._outcome(s) if s.result is not None or s.pending is not None else self._decided(s)
         s.memo = None
@@ -128,6 +138,94 @@ class Evaluator:
             self.memo.clear()
         self.memo[key] = (o, s.passes - passes)
         return o
+
+    # ---- the scoring, a loop pass at a time -----------------------------------------------------------------
+
+    @staticmethod
+    def _plan(tables) -> list | None:
+        """reads.scoring_plan with its statements' ops: ("op", op), ("phase", name, title) or ("passes", memo,
+        items of the loop, its body's ops, its site for the step budget's message, the passes remembered)."""
+        plan = scoring_plan(tables)
+        if plan is None:
+            return None
+        from .stmtgen import _Site
+
+        rules = tables.rules
+        out = []
+        for kind, x in plan:
+            if kind == "op":
+                out.append(("op", rules.stmt(x, False)))
+            elif kind == "phase":
+                out.append(("phase", x.name, x.title))
+            else:
+                s = x.stmt
+                body = rules.block(s.body)
+                if len(body) != 1:  # a body that runs through is one op (compile.block)
+                    return None
+                out.append(("passes", x, rules.x.binder(s.var, s.coll, s.where), body, _Site("for loop", s.span), {}))
+        return out
+
+    def _score(self, s: State) -> None:
+        """The scoring run on `s` (a bot's copy, not ending yet: its marks and the rulings it consults are no
+        one's record) as finish_now(winner=False) runs it, statement by statement: a remembered loop pass whose
+        key (reads.PassMemo) matches one run before writes what that one wrote and counts its loop passes (it
+        runs for real where those would pass the step budget, to fail where the run fails)."""
+        s.pending = None
+        s.frames = []
+        s.ending = True
+        env: dict = {}
+        f = Frame((), env)
+        for step in self.plan:
+            kind = step[0]
+            if kind == "op":
+                step[1](s, f)
+                continue
+            if kind == "phase":
+                s.event("phase", step[1], step[2])
+                continue
+            _, pm, items_of, body, site, memo = step
+            var, key_of, op, added = pm.stmt.var, pm.key, body[0], pm.added
+            items, _ = items_of(s, env)
+            try:
+                groups = pm.prepare(s)
+            except TypeError:  # a field value that cannot be hashed: these passes are not remembered
+                groups = None
+            for k, x in enumerate(items):
+                if k:  # a pass counts towards the game's step budget
+                    s.passes += 1
+                    if s.passes > MAX_LOOP_PASSES:
+                        raise _over_budget(site)
+                env[var] = x
+                key = known = None
+                if groups is not None:
+                    try:
+                        key = key_of(s, env, groups)
+                        known = memo.get(key)
+                    except KeyError:  # a local without a value: the run fails where it reads it
+                        key = None
+                    except TypeError:  # a value that cannot be hashed: this pass is not remembered
+                        key = None
+                if known is not None:
+                    values, dp, binds, changes = known
+                    if s.passes + dp <= MAX_LOOP_PASSES and (not changes or _added(s, changes)):
+                        pm.replay(s, values)
+                        s.passes += dp
+                        if binds:
+                            env.update(binds)
+                        continue
+                before = s.passes
+                if key is None or not added:
+                    op(s, Frame(body, env))
+                    changes = ()
+                else:
+                    changes = _run_added(s, op, body, env, added)
+                    if changes is None:
+                        key = None
+                if key is not None:
+                    if len(memo) >= PASS_MEMO_SIZE:
+                        memo.clear()
+                    memo[key] = (pm.capture(s), s.passes - before, tuple((n, env[n]) for n in pm.binds if n in env),
+                                 changes)
 
     def _outcome(self, s: State) -> Outcome:
         """The outcome of the finished state `s`."""
@@ -243,6 +341,77 @@ class Evaluator:
         """Every seat's value of `state` in 0..1 (see Outcome.soft)."""
         o = self.outcome(state, rng, spare)
         return [o.soft(i, self.n) for i in range(self.n)]
+
+
+def _run_added(s: State, op, body, env: dict, added: tuple) -> tuple | None:
+    """Run a pass's body with the columns it only adds to (PassMemo.added) watched: for each, (player, change,
+    lowest, highest) per player written; None where one cannot be replayed (written other than one player at a
+    time, or a give found the supply short)."""
+    cols = []
+    for name, _, token in added:
+        table = s.pv if token else s.vp
+        col = table[name]
+        cols.append((table, name, col, Added(col), s.supply[name] if token else 0))
+        table[name] = cols[-1][3]
+    short = _shorts(s, added)
+    try:
+        op(s, Frame(body, env))
+    finally:
+        for table, name, col, watched, _ in cols:
+            col[:] = watched
+            table[name] = col
+    if _shorts(s, added) != short:
+        return None
+    out = []
+    for (_, name, _, watched, start), (_, dom, token) in zip(cols, added):
+        entries = watched.record()
+        if entries is None:
+            return None
+        if not entries:
+            continue
+        total = 0
+        for _, d, _, _ in entries:
+            total += d
+        if token and s.supply[name] != start - total:
+            return None
+        # per player: the change, and the values it may start from so that every running total stays in range
+        lo, hi = (-math.inf, math.inf) if dom is None else (dom.lo, dom.hi)
+        out.append((name, token, total, tuple((i, d, lo - low, hi - high) for i, d, low, high in entries)))
+    return tuple(out)
+
+
+def _shorts(s: State, added: tuple) -> int:
+    """How many gives of the watched tokens have found their supply short so far (State.mark's count)."""
+    tokens = {name for name, _, token in added if token}
+    if not tokens:
+        return 0
+    return sum(n for (kind, site), n in s.marks.items() if kind == "short_supply" and site[0] in tokens)
+
+
+def _added(s: State, changes: tuple) -> bool:
+    """Add a remembered pass's changes to the scores and tokens it adds to (PassMemo.added; _run_added's
+    record: name, whether a token, the total, and per player the change and the range of values it may start
+    from) where each player's value lies in that range, so that every running total stays in its declared range
+    as each award or give checks it, and each token's supply covers all that was given (so that no give is
+    short); False (nothing added) where not."""
+    vp, pv, supply = s.vp, s.pv, s.supply
+    for name, token, total, entries in changes:
+        if token:
+            if supply[name] < total:
+                return False
+            col = pv[name]
+        else:
+            col = vp[name]
+        for i, _, least, most in entries:
+            if not least <= col[i] <= most:
+                return False
+    for name, token, total, entries in changes:
+        col = (pv if token else vp)[name]
+        for i, d, _, _ in entries:
+            col[i] += d
+        if token:
+            supply[name] -= total
+    return True
 
 
 def finish_now(state: State, rng: random.Random, spare: bool = False, drawn: list | None = None,
