@@ -15,23 +15,24 @@ from soan.verify.exhaustive import all_games
 # onto their pile (worth 1 at scoring), "coin" gives 2 coins at once.  The die comes back in a later
 # step.  Three rounds give three placements: all coins, 6.  Read apart, 3 chips and 6 coins: 9.
 COINS = """game "Coins" players 2..2
-component die "die" { pips: 1..1 = 1 }
+component die "die" { pips: 1..3 = 1 }
 component chip "chip" { n: 1..1 = 1 }
 zone hand: per_player public unordered
 zone take_spot: per_player public unordered
 zone coin_spot: per_player public unordered
 zone deck: shared hidden stack
 zone pile: per_player public unordered
-cards die per player in hand { 1 x pips = 1 }
+cards die per player in hand { DICE }
 cards chip in deck { 12 x n = 1 }
 score chips "chips"
 score coins "coins"
+score bonus "bonus"
 procedure back(p) { move p.take_spot to p.hand  move p.coin_spot to p.hand }
 procedure place(p) {
   choose d from p.hand by p "places a die" {
     choose by p "where" {
       option take { move d to p.take_spot  draw 1 from deck to p.pile  TAKE }
-      option coin { move d to p.coin_spot  award 2 to WHO for coins }
+      option coin { move d to p.coin_spot  award COIN to WHO for coins }
     }
   }
 }
@@ -39,11 +40,12 @@ rounds ROUNDS {
   phase play { for p in players { PLACE } }
   phase home { for p in players { do back(p) } }
 }
-scoring { for p in players { award count(p.pile) to p for chips } }
+scoring { for p in players { award CHIPS to p for chips  BONUS } }
 winner among p in players by vp(p) desc else shared
 """
 
-BASE = {"TAKE": "", "WHO": "p", "ROUNDS": "3", "PLACE": "do place(p)"}
+BASE = {"TAKE": "", "WHO": "p", "ROUNDS": "3", "PLACE": "do place(p)", "DICE": "1 x pips = 1", "COIN": "2",
+        "CHIPS": "count(p.pile)", "BONUS": ""}
 
 
 def spec(**changes) -> str:
@@ -101,20 +103,52 @@ def test_a_die_placed_twice_a_round_after_coming_home_is_not_shared_once():
     assert best == 12 and proved >= 12 and proved == alone
 
 
+def test_a_filtered_count_reads_the_zone_it_filters():
+    """The chips counted through a filter (`count(c in p.pile where c.n == 1)`): no more than the pile,
+    so shared as the pile is: 6 (read apart 9); a game reaches 6."""
+    assert proved_and_best_total(spec(CHIPS="count(c in p.pile where c.n == 1)")) == (6, 9, 6)
+
+
+def test_an_item_of_two_branches_is_read_at_each_sharing_as_alone():
+    """A bonus of two chips a chip when the pile has any, else 1 (one branch a run): with x takes, chips
+    x + coins 2(3 - x) + bonus at most 2x (or 1 when x is 0), 9 at three takes, which a game reaches;
+    the branches summed would say 10, the items read apart 3 + 6 + 6 = 15."""
+    bonus = "if count(p.pile) > 0 { award 2 * count(p.pile) to p for bonus } else { award 1 to p for bonus }"
+    assert proved_and_best_total(spec(BONUS=bonus)) == (9, 15, 9)
+
+
+def test_what_pieces_placed_give_a_round_caps_their_share():
+    """Two dice (1 and 3 pips) a player, each placed a round (two turns), two rounds: a coin placement gives the die's pips, at most 3 a
+    placement, and the dice placed in a round are distinct, 4 a round, 8 a game (verify/placed.py); with
+    x takes, x + min(3(4 - x), 8), 9 at one take (read apart 4 + 8 = 12).  A game reaches 8: the bound
+    does not know which die took the chip."""
+    proved, alone, best = proved_and_best_total(spec(ROUNDS="2", DICE="1 x pips = 1  1 x pips = 3", COIN="d.pips",
+                                                   PLACE="do place(p)  do place(p)"))
+    assert (proved, alone, best) == (9, 12, 8)
+
+
 @pytest.mark.slow
 def test_the_shared_total_is_sound_on_random_variants():
-    """Twenty variants (rounds, what a take also gives, who the coins go to, the turns a round) played
-    out in every game: none totals above the bound, and the sharing cuts the total in several."""
+    """Twenty variants (rounds, what a take also gives, who the coins go to, the turns a round, the dice,
+    what a coin placement gives, how the chips count, a bonus of two branches) played out in every game: none totals above the bound, and the sharing cuts the total in several."""
     import random
 
     rng = random.Random(11)
     cut = 0
     for _ in range(20):
-        text = spec(ROUNDS=str(rng.randint(1, 4)),
+        place = rng.choice(["do place(p)", "do place(p)", "do place(p)  do back(p)  do place(p)",
+                            "do place(p)  do place(p)"])
+        text = spec(ROUNDS=str(rng.randint(1, 4 if place == "do place(p)" else 2)), PLACE=place,
                     TAKE=rng.choice(["", "", "award 1 to p for coins", "award 1 to next(p) for coins",
                                      "draw 1 from deck to p.pile"]),
                     WHO=rng.choice(["p", "p", "next(p)"]),
-                    PLACE=rng.choice(["do place(p)", "do place(p)", "do place(p)  do back(p)  do place(p)"]))
+                    DICE=rng.choice(["1 x pips = 1", "1 x pips = 1  1 x pips = 3"]),
+                    COIN=rng.choice(["2", "d.pips", "count(p.pile)"]),
+                    CHIPS=rng.choice(["count(p.pile)", "count(c in p.pile where c.n == 1)", "2 * count(p.pile) - 1"]),
+                    BONUS=rng.choice(["", "if count(p.pile) > 0 { award 2 * count(p.pile) to p for bonus } "
+                                      "else { award 1 to p for bonus }",
+                                      "if count(p.pile) > 1 { award 3 to p for bonus } elif count(p.pile) > 0 "
+                                      "{ award count(p.pile) to p for bonus }"]))
         proved, alone, best = proved_and_best_total(text)
         assert best <= proved <= alone
         cut += proved < alone
