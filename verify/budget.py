@@ -660,8 +660,16 @@ def _flag_sum(b, site, e: ir.Agg, who: str):
         b.env, b._at = saved, at
     flags = [(("flag", f, zone), rare_states.true_at_once(b, f), off, on) for f, off, on in found]
     flags = [x for x in flags if x[1] is not None and _model(b, x[0])]
-    if size is None or not flags:
+    if size is None:
         return None
+    if not flags:  # no state few cards hold: the best cards, as many as the zone holds
+        saved, b.env, at, b._at = b.env, site.env, b._at, site.stage
+        try:
+            value = _expand(b, e.value, INLINE_DEPTH)
+            per = None if value is None else b._per_card(listed, e.var, value)
+        finally:
+            b.env, b._at = saved, at
+        return None if per is None else ("sum", ("zone", zone), [(None, 0, per, per)], size, iv)
     return ("sum", ("zone", zone), flags, size, iv)
 
 
@@ -688,7 +696,7 @@ def _keys(tree) -> set:
     if tree[0] in ("q", "cut"):
         return {tree[1]}
     if tree[0] == "sum":
-        return {tree[1]} | {key for key, *_ in tree[2]}
+        return {tree[1]} | {key for key, *_ in tree[2] if key is not None}
     if tree[0] == "op":
         return _keys(tree[2]) | _keys(tree[3])
     if tree[0] == "div":
@@ -709,7 +717,8 @@ def _eval(tree, most: dict):
             _, zone, flags, size, (lo, hi) = tree
             n = max(0, min(size, most[zone]))
             for key, alone, off, on in flags:
-                hi = min(hi, rare_states._best(off, on, n, max(0, min(alone, most[key]))))
+                k = 0 if key is None else max(0, min(alone, most[key]))
+                hi = min(hi, rare_states._best(off, on, n, k))
             return lo, max(lo, hi)
         case "div":
             lo, hi = _eval(tree[2], most)

@@ -16,14 +16,14 @@ from soan.verify.exhaustive import all_games
 # step.  Three rounds give three placements: all coins, 6.  Read apart, 3 chips and 6 coins: 9.
 COINS = """game "Coins" players 2..2
 component die "die" { pips: 1..3 = 1 }
-component chip "chip" { n: 1..1 = 1 }
+component chip "chip" { n: 1..2 = 1 }
 zone hand: per_player public unordered
 zone take_spot: per_player public unordered
 zone coin_spot: per_player public unordered
 zone deck: shared hidden stack
 zone pile: per_player public unordered
 cards die per player in hand { DICE }
-cards chip in deck { 12 x n = 1 }
+cards chip in deck { DECK }
 score chips "chips"
 score coins "coins"
 score bonus "bonus"
@@ -45,7 +45,7 @@ winner among p in players by vp(p) desc else shared
 """
 
 BASE = {"TAKE": "", "WHO": "p", "ROUNDS": "3", "PLACE": "do place(p)", "DICE": "1 x pips = 1", "COIN": "2",
-        "CHIPS": "count(p.pile)", "BONUS": ""}
+        "CHIPS": "count(p.pile)", "BONUS": "", "DECK": "12 x n = 1"}
 
 
 def spec(**changes) -> str:
@@ -96,6 +96,16 @@ def test_coins_given_to_the_other_player_are_not_the_placers():
     assert best == 9 and proved == alone == 15
 
 
+def test_chips_a_take_gives_the_other_player_are_not_the_placers():
+    """A take also draws a chip onto the other player's pile: one player's pile fills from the other's
+    takes while their own dice go to coins, 3 + 6 = 9 (worth 2 a chip, 12), which games reach; the bound
+    stays at the items' sum (15, 21), where one's own placements would say 6."""
+    give = "draw 1 from deck to next(p).pile"
+    assert proved_and_best_total(spec(TAKE=give)) == (15, 15, 9)
+    worth = spec(TAKE=give, CHIPS="sum(c.n for c in p.pile)", DECK="6 x n = 2  6 x n = 1")
+    assert proved_and_best_total(worth) == (21, 21, 12)
+
+
 def test_a_die_placed_twice_a_round_after_coming_home_is_not_shared_once():
     """Two turns a round with the die coming home between them (the hand refilled in the placing step: no
     budget): six placements, 12 coins, which a game reaches; the bound is not cut below it."""
@@ -107,6 +117,12 @@ def test_a_filtered_count_reads_the_zone_it_filters():
     """The chips counted through a filter (`count(c in p.pile where c.n == 1)`): no more than the pile,
     so shared as the pile is: 6 (read apart 9); a game reaches 6."""
     assert proved_and_best_total(spec(CHIPS="count(c in p.pile where c.n == 1)")) == (6, 9, 6)
+
+
+def test_a_sum_over_the_zone_takes_its_best_cards_as_many_as_it_holds():
+    """Chips worth 2 or 1, their sum at scoring: x takes give at most the best x chips, 2x, and coins
+    2(3 - x): 6 (read apart 3 x 2 + 6 = 12); a game reaches 6."""
+    assert proved_and_best_total(spec(CHIPS="sum(c.n for c in p.pile)", DECK="6 x n = 2  6 x n = 1")) == (6, 12, 6)
 
 
 def test_an_item_of_two_branches_is_read_at_each_sharing_as_alone():
@@ -130,7 +146,8 @@ def test_what_pieces_placed_give_a_round_caps_their_share():
 @pytest.mark.slow
 def test_the_shared_total_is_sound_on_random_variants():
     """Twenty variants (rounds, what a take also gives, who the coins go to, the turns a round, the dice,
-    what a coin placement gives, how the chips count, a bonus of two branches) played out in every game: none totals above the bound, and the sharing cuts the total in several."""
+    what a coin placement gives, how the chips count and what they are worth, a bonus of two branches)
+    played out in every game: none totals above the bound, and the sharing cuts the total in several."""
     import random
 
     rng = random.Random(11)
@@ -140,11 +157,13 @@ def test_the_shared_total_is_sound_on_random_variants():
                             "do place(p)  do place(p)"])
         text = spec(ROUNDS=str(rng.randint(1, 4 if place == "do place(p)" else 2)), PLACE=place,
                     TAKE=rng.choice(["", "", "award 1 to p for coins", "award 1 to next(p) for coins",
-                                     "draw 1 from deck to p.pile"]),
+                                     "draw 1 from deck to p.pile", "draw 1 from deck to next(p).pile"]),
                     WHO=rng.choice(["p", "p", "next(p)"]),
                     DICE=rng.choice(["1 x pips = 1", "1 x pips = 1  1 x pips = 3"]),
                     COIN=rng.choice(["2", "d.pips", "count(p.pile)"]),
-                    CHIPS=rng.choice(["count(p.pile)", "count(c in p.pile where c.n == 1)", "2 * count(p.pile) - 1"]),
+                    CHIPS=rng.choice(["count(p.pile)", "count(c in p.pile where c.n == 1)", "2 * count(p.pile) - 1",
+                                      "sum(c.n for c in p.pile)", "sum(3 - 2 * c.n for c in p.pile)"]),
+                    DECK=rng.choice(["12 x n = 1", "6 x n = 2  6 x n = 1", "6 x n = 1  6 x n = 2"]),
                     BONUS=rng.choice(["", "if count(p.pile) > 0 { award 2 * count(p.pile) to p for bonus } "
                                       "else { award 1 to p for bonus }",
                                       "if count(p.pile) > 1 { award 3 to p for bonus } elif count(p.pile) > 0 "
