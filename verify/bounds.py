@@ -142,6 +142,7 @@ class Bounds:
         # item -> its award sites' solver terms, and (its cap, the terms placements replace, theirs)
         self._award_terms: dict = {}  # (verify/budget.py reads the total with them)
         self._item_reading: dict = {}
+        self._total_apart = None  # the total's maximum as the items' maxima summed (see total_apart)
         self._placed_used: dict = {}  # item -> the groups of placements its bound used (verify/placed.py)
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         self._zone_most: dict = {}
@@ -896,6 +897,7 @@ class Bounds:
             if all(lo.status == hi.status == "proved" for lo, hi in out.values()):
                 terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in out.items()]
                 out["total"] = (solver.min_total(terms), solver.max_total(terms))
+                self._total_apart = out["total"][1]
                 # the items read over one sharing of the placements (verify/budget.py)
                 joint = budget.total_max(self, {n: hi.value for n, (lo, hi) in out.items() if n != "total"})
                 top = out["total"][1]
@@ -903,8 +905,15 @@ class Bounds:
                     out["total"] = (out["total"][0], solver.Bound("proved", joint))
             else:
                 out["total"] = (solver.Bound("unknown", None, "an item has no proved bound"),) * 2
+                self._total_apart = out["total"][1]
             self._scores, self._scores_ready = out, ready
         return self._scores
+
+    def total_apart(self):
+        """The total's maximum as the sum of the items' maxima read apart (the search's climbs aim at it:
+        the total read over one sharing of the placements is reported, not aimed at)."""
+        self.score_bounds()
+        return self._total_apart
 
     def _item_bounds(self, item: str, terms: list, cap, skip: frozenset = frozenset(), extra: tuple = ()) -> tuple:
         """(lowest, highest) of an item from its award sites' solver terms: the options of one choice
