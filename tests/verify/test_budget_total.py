@@ -172,3 +172,10 @@ def test_the_shared_total_is_sound_on_random_variants():
         assert best <= proved <= alone
         cut += proved < alone
     assert cut >= 5, f"the sharing cuts the total in {cut} variants only: too few to test it"
+
+
+def test_the_climbs_aim_at_the_items_summed():
+    """The total read over one sharing is the reported maximum (6); the search's climbs keep aiming at the
+    items' maxima summed (9), as before the sharing was read."""
+    b = Bounds(api.tables(api.compile_text(spec(), "t.soan"), 2))
+    assert b.score_bounds()["total"][1].value == 6 and b.total_apart().value == 9
