@@ -921,12 +921,22 @@ class Bounds:
         `extra`."""
         from . import solver
 
+        terms = self._merged_terms(item, terms, skip, extra)
+        return (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
+                solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+
+    def item_max(self, item: str, terms: list, cap, skip: frozenset = frozenset(), extra: tuple = ()):
+        """The highest of _item_bounds alone (verify/budget.py reads an item again at each sharing)."""
+        from . import solver
+
+        terms = self._merged_terms(item, terms, skip, extra)
+        return solver.max_total(terms, cap) if terms else solver.Bound("proved", 0)
+
+    def _merged_terms(self, item: str, terms: list, skip: frozenset, extra: tuple) -> list:
         terms, merged = option_awards.option_terms(self, item, terms, skip)
         terms = [None if k in skip else x for k, x in enumerate(terms)]
         terms = [x for x in branch_awards.exclusive_terms(self, item, terms, frozenset(merged) | skip) if x is not None]
-        terms += list(extra)
-        return (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
-                solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+        return terms + list(extra)
 
     def loosest_awards(self, item: str, most: int = 2) -> list[str]:
         """What makes an item's proved maximum large, in the designer's terms: the awards

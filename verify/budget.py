@@ -960,9 +960,9 @@ def _item_at(b, item: str, tops: list, memo: dict) -> int:
             name, lo, hi, times = terms[k]
             terms[k] = (name, lo, max(lo, min(hi, top)), times)
         cap, skip, extra = b._item_reading[item]
-        his = [b._item_bounds(item, terms, cap)[1]]
+        his = [b.item_max(item, terms, cap)]
         if extra:
-            his.append(b._item_bounds(item, terms, cap, skip, extra)[1])
+            his.append(b.item_max(item, terms, cap, skip, extra))
         his = [h.value for h in his if h.status == "proved"]
         memo[key] = min(his) if his else None
     found = memo[key]
