@@ -139,6 +139,10 @@ class Bounds:
         self._stack: list[tuple] = []  # (procedure or def, its arguments) being read: recursion
         self._procs = {p.name: p for p in self.spec.procedures}
         self._scores: dict | None = None
+        # item -> its award sites' solver terms, and (its cap, the terms placements replace, theirs)
+        self._award_terms: dict = {}  # (verify/budget.py reads the total with them)
+        self._item_reading: dict = {}
+        self._total_apart = None  # the total's maximum as the items' maxima summed (see total_apart)
         self._placed_used: dict = {}  # item -> the groups of placements its bound used (verify/placed.py)
         self._scores_ready = False  # a score read in the rules is bounded only once every award is read
         self._zone_most: dict = {}
@@ -880,6 +884,7 @@ class Bounds:
                                       *(pairs.term(self, site, iv, times) or card_sums.term(self, site, iv, times)
                                         or (*iv, times))))
                 cap = (item.domain.lo, item.domain.hi) if isinstance(item.domain, ir.IntDomain) else None
+                self._award_terms[item.name] = terms
                 out[item.name] = self._item_bounds(item.name, terms, cap)
                 skip, extra, used = placed.item_terms(self, item.name, terms)  # pieces placed (verify/placed.py)
                 if extra:
@@ -888,13 +893,27 @@ class Bounds:
                     out[item.name] = (lo if _tighter(lo, was_lo, -1) else was_lo, hi if _tighter(hi, was_hi, 1) else was_hi)
                     if _tighter(hi, was_hi, 1):
                         self._placed_used[item.name] = used
+                self._item_reading[item.name] = (cap, skip, extra)
             if all(lo.status == hi.status == "proved" for lo, hi in out.values()):
                 terms = [(n, lo.value, hi.value, 1) for n, (lo, hi) in out.items()]
                 out["total"] = (solver.min_total(terms), solver.max_total(terms))
+                self._total_apart = out["total"][1]
+                # the items read over one sharing of the placements (verify/budget.py)
+                joint = budget.total_max(self, {n: hi.value for n, (lo, hi) in out.items() if n != "total"})
+                top = out["total"][1]
+                if joint is not None and top.status == "proved" and joint < top.value:
+                    out["total"] = (out["total"][0], solver.Bound("proved", joint))
             else:
                 out["total"] = (solver.Bound("unknown", None, "an item has no proved bound"),) * 2
+                self._total_apart = out["total"][1]
             self._scores, self._scores_ready = out, ready
         return self._scores
+
+    def total_apart(self):
+        """The total's maximum as the sum of the items' maxima read apart (the search's climbs aim at it:
+        the total read over one sharing of the placements is reported, not aimed at)."""
+        self.score_bounds()
+        return self._total_apart
 
     def _item_bounds(self, item: str, terms: list, cap, skip: frozenset = frozenset(), extra: tuple = ()) -> tuple:
         """(lowest, highest) of an item from its award sites' solver terms: the options of one choice
@@ -902,12 +921,22 @@ class Bounds:
         `extra`."""
         from . import solver
 
+        terms = self._merged_terms(item, terms, skip, extra)
+        return (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
+                solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+
+    def item_max(self, item: str, terms: list, cap, skip: frozenset = frozenset(), extra: tuple = ()):
+        """The highest of _item_bounds alone (verify/budget.py reads an item again at each sharing)."""
+        from . import solver
+
+        terms = self._merged_terms(item, terms, skip, extra)
+        return solver.max_total(terms, cap) if terms else solver.Bound("proved", 0)
+
+    def _merged_terms(self, item: str, terms: list, skip: frozenset, extra: tuple) -> list:
         terms, merged = option_awards.option_terms(self, item, terms, skip)
         terms = [None if k in skip else x for k, x in enumerate(terms)]
         terms = [x for x in branch_awards.exclusive_terms(self, item, terms, frozenset(merged) | skip) if x is not None]
-        terms += list(extra)
-        return (solver.min_total(terms, cap) if terms else solver.Bound("proved", 0),
-                solver.max_total(terms, cap) if terms else solver.Bound("proved", 0))
+        return terms + list(extra)
 
     def loosest_awards(self, item: str, most: int = 2) -> list[str]:
         """What makes an item's proved maximum large, in the designer's terms: the awards

@@ -318,12 +318,37 @@ def _zone_owner(e, zone: str):
     return None
 
 
+def _award_sites(b, item: str) -> list | None:
+    """[(site, what it gives one player in a game by its own solver term)] for every award of the score
+    item, its amounts read over the shared placements left out (the total reads them itself: see
+    total_max); None: a term not bounded."""
+    terms = b._award_terms.get(item)
+    awards = [i for i, s in enumerate(b.sites) if isinstance(s.node, ir.Award) and s.node.item == item]
+    if terms is None or len(terms) != len(awards):
+        return None
+    out = []
+    for i, (_, lo, hi, times) in zip(awards, terms):
+        if lo is None or hi is None or times is None:
+            return None
+        out.append((i, max(0, hi) * times))
+    return out
+
+
+def _award_gain(item: str):
+    def gain(s):
+        n = s.node
+        return (n.amount, n.player) if isinstance(n, ir.Award) and n.item == item else None
+    return gain
+
+
 def _sites(b, key) -> list | None:
     """[(site, what it adds to one player's quantity `key` in a game by its own count)]; None: unbounded."""
     if key[0] == "counter":
         return _counter_sites(b, key[1])
     if key[0] == "zone":
         return _zone_sites(b, key[1])
+    if key[0] == "item":
+        return _award_sites(b, key[1])
     return _flag_sites(b, key[1])
 
 
@@ -333,11 +358,15 @@ def _gain(b, key):
         return _counter_gain(key[1])
     if key[0] == "zone":
         return _zone_gain(b, key[1])
+    if key[0] == "item":
+        return _award_gain(key[1])
     return _flag_gain(b, key[1], key[2])
 
 
 def _start(b, key) -> int | None:
     kind, name = key[:2]
+    if kind == "item":  # every score starts at 0
+        return 0
     if kind == "flag":  # the cards it starts true on, anywhere
         return sum(1 for v in b.t.state_default.get(name, ()) if v is not None and v is not False)
     if kind == "counter":
@@ -594,8 +623,11 @@ def _tree(b, site, e, who: str):
             iv = b.value_at(site, e)
             if iv is not None and counter_interval(b, field) is not None and _model(b, ("counter", field)):
                 return ("q", ("counter", field), iv[0], iv[1])
-        case ir.Call(func="count", args=(coll,)) | ir.Agg(func="count", var=_, coll=coll, where=None, value=None):
+        case ir.Call(func="count", args=(coll,)) | ir.Agg(func="count", var=_, coll=coll, where=None, value=None) \
+                | ir.Agg(func="count", coll=coll, value=None):
             iv = b.value_at(site, e)
+            if isinstance(e, ir.Agg) and e.where is not None:  # no more than the zone's cards, filtered
+                coll = ir.ListComp(e.var, coll, e.where, None)
             group = _expand(b, coll, INLINE_DEPTH)
             if iv is not None and group is not None:
                 zone = _players_zone(b, group, who)
@@ -628,8 +660,16 @@ def _flag_sum(b, site, e: ir.Agg, who: str):
         b.env, b._at = saved, at
     flags = [(("flag", f, zone), rare_states.true_at_once(b, f), off, on) for f, off, on in found]
     flags = [x for x in flags if x[1] is not None and _model(b, x[0])]
-    if size is None or not flags:
+    if size is None:
         return None
+    if not flags:  # no state few cards hold: the best cards, as many as the zone holds
+        saved, b.env, at, b._at = b.env, site.env, b._at, site.stage
+        try:
+            value = _expand(b, e.value, INLINE_DEPTH)
+            per = None if value is None else b._per_card(listed, e.var, value)
+        finally:
+            b.env, b._at = saved, at
+        return None if per is None else ("sum", ("zone", zone), [(None, 0, per, per)], size, iv)
     return ("sum", ("zone", zone), flags, size, iv)
 
 
@@ -656,7 +696,7 @@ def _keys(tree) -> set:
     if tree[0] in ("q", "cut"):
         return {tree[1]}
     if tree[0] == "sum":
-        return {tree[1]} | {key for key, *_ in tree[2]}
+        return {tree[1]} | {key for key, *_ in tree[2] if key is not None}
     if tree[0] == "op":
         return _keys(tree[2]) | _keys(tree[3])
     if tree[0] == "div":
@@ -677,7 +717,8 @@ def _eval(tree, most: dict):
             _, zone, flags, size, (lo, hi) = tree
             n = max(0, min(size, most[zone]))
             for key, alone, off, on in flags:
-                hi = min(hi, rare_states._best(off, on, n, max(0, min(alone, most[key]))))
+                k = 0 if key is None else max(0, min(alone, most[key]))
+                hi = min(hi, rare_states._best(off, on, n, k))
             return lo, max(lo, hi)
         case "div":
             lo, hi = _eval(tree[2], most)
@@ -785,3 +826,184 @@ def _spreads(budget: int, caps: list[int]):
     for k in range(min(budget, caps[0]) + 1):
         for rest in _spreads(budget - k, caps[1:]):
             yield (k, *rest)
+
+
+# ---- the total: every item's awards read over one sharing of the placements
+
+
+def total_max(b, items: dict) -> int | None:
+    """The largest total one player can score, the items read over one sharing of the placements:
+    `items` maps each score item to its proved maximum read alone.  An item whose awards lie in a
+    placement's statements (what a placement gives it: a quantity of its own, its awards' solver terms
+    its own count) or whose amounts read the quantities a placement gives (a count, a counter, a state
+    few cards hold: as for one award above) is at most, for each sharing, the sum of those; and no more
+    than its maximum alone.  The other items count their maximum.  The total's bound is the largest, over
+    every sharing (at most MAX_SHARES of them), of the sum.  None: no item reads a placement, or too many
+    sharings."""
+    if not b._read_done:
+        return None
+    groups = placements(b)
+    if not groups:
+        return None
+    spans = {}
+    for _, (_, moves) in groups.items():
+        for i, d, p, _ in moves:
+            span = _tail(b, i, d, p)
+            if span is not None:
+                spans[i] = span
+    inside = set().union(*(range(*sp) for sp in spans.values())) if spans else set()
+    joint: dict = {}  # item -> (its quantity key or None, [(tree, the award's firings for one player, its own)])
+    keys: set = set()
+    for item, hi in items.items():
+        if hi is None:
+            return None
+        sites = _award_sites(b, item)
+        if sites is None:
+            continue
+        own = dict(sites)
+        position = {x: k for k, (x, _) in enumerate(sites)}
+        trees = []
+        for x in own:
+            s = b.sites[x]
+            if x in inside or not isinstance(s.node.player, ir.Local):
+                continue
+            tree = _tree(b, s, s.node.amount, s.node.player.name)
+            times = b.times_for_one_player(s)
+            if tree is None or times is None or not _keys(tree) or any(not _model(b, k) for k in _keys(tree)):
+                continue
+            if b._award_terms[item][position[x]][3] != times:  # a term of its own (pairs, card sums): as it is
+                continue
+            trees.append((x, tree, times))
+        key = ("item", item)
+        model = _model(b, key)
+        tied = model is not None and bool(model[1])
+        if not tied and not trees:
+            continue
+        joint[item] = (key if tied else None, [(t, n, own[x], sorted(_keys(t)), position[x]) for x, t, n in trees])
+        keys |= set().union(*(_keys(t) for _, t, _ in trees)) if trees else set()
+        if tied:
+            keys.add(key)
+    if not joint:
+        return None
+    keys = sorted(keys)
+    models = {k: _model(b, k) for k in keys}
+    caps = {k: _placed_caps(b, k, models[k]) for k in keys if k[0] == "item"}
+    shares: dict = {}
+    for group, (budget, moves) in groups.items():
+        used = []
+        for i, d, p, firings in moves:
+            tied = [(group, i) in models[k][1] for k in keys]
+            if not any(tied):
+                continue
+            own = [models[k][1][(group, i)][1] if t else 0 for k, t in zip(keys, tied)]
+            for vec in _alternatives(b, group, i, d, p, keys, models):
+                vec = tuple(v if t else 0 for v, t in zip(vec, tied))
+                need = [-(-o // v) for v, o in zip(vec, own) if v > 0 and o > 0]
+                if need:
+                    most = min(budget, max(need))
+                    used.append(((group, i), vec, most if firings is None else min(most, firings)))
+        if used:
+            shares[group] = (budget, used)
+    # every part of the sum grows with each share (interval arithmetic over wider intervals, more cards),
+    # so the most is reached where no share can grow: the last move of each group takes what is left
+    ways = [list(_full_spreads(budget, [m for *_, m in used])) for budget, used in shares.values()]
+    count = 1
+    for w in ways:
+        count *= len(w)
+        if count > MAX_SHARES:
+            return None
+    rest = sum(hi for item, hi in items.items() if item not in joint)
+    plain = {item: sum(own for _, own in _award_sites(b, item)) for item, (key, _) in joint.items() if key is None}
+    plain_sites = {item: _award_sites(b, item) for item in joint}
+    evals: dict = {}
+    solved: dict = {}
+    best = None
+    for pick in itertools.product(*ways):
+        got: dict = {}
+        for (_, used), spread in zip(shares.values(), pick):
+            for (gi, vec, _), y in zip(used, spread):
+                for q, v in enumerate(vec):
+                    if v:
+                        got[(gi, q)] = got.get((gi, q), 0) + v * y
+        most = {}
+        for q, k in enumerate(keys):
+            base, tied = models[k]
+            parts = {gi: min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items()}
+            for members, cap in caps.get(k, ()):
+                capped = sum(parts.pop(gi, 0) for gi in members)
+                base += min(cap, capped)
+            most[k] = base + sum(parts.values())
+        total = rest
+        for item, (key, trees) in joint.items():
+            g = plain[item] if key is None else most[key]
+            tops = []
+            for tree, times, own, tkeys, _ in trees:
+                at = (id(tree), tuple(most[k] for k in tkeys))
+                if at not in evals:
+                    evals[at] = max(0, _eval(tree, most)[1])
+                tops.append(evals[at])
+                g += min(own, evals[at] * times) - own
+            if key is None and len(plain_sites[item]) > 1:  # the item's own reading, those amounts lowered
+                g = min(g, _item_at(b, item, [(k, top) for (*_, k), top in zip(trees, tops)], solved))
+            total += min(items[item], g)
+        best = total if best is None else max(best, total)
+    return best
+
+
+def _item_at(b, item: str, tops: list, memo: dict) -> int:
+    """An item's maximum read as bounds.py reads it alone (options and branches sharing their runs,
+    pieces placed), the awards at the given positions of its terms at most the given amounts."""
+    key = (item, tuple(tops))
+    if key not in memo:
+        terms = list(b._award_terms[item])
+        for k, top in tops:
+            name, lo, hi, times = terms[k]
+            terms[k] = (name, lo, max(lo, min(hi, top)), times)
+        cap, skip, extra = b._item_reading[item]
+        his = [b.item_max(item, terms, cap)]
+        if extra:
+            his.append(b.item_max(item, terms, cap, skip, extra))
+        his = [h.value for h in his if h.status == "proved"]
+        memo[key] = min(his) if his else None
+    found = memo[key]
+    return 10 ** 9 if found is None else found
+
+
+def _full_spreads(budget: int, caps: list[int]):
+    """The ways of _spreads in which the last move takes all it can of what the others leave."""
+    if not caps:
+        yield ()
+        return
+    for head in _spreads(budget, caps[:-1]):
+        yield (*head, min(caps[-1], budget - sum(head)))
+
+
+def _placed_caps(b, key, model) -> list:
+    """[(the placements (group, move site) whose statements a group of pieces placed bounds, what they
+    give together at most in a game)] for a score item's quantity (verify/placed.py): the groups whose
+    gain sites hold every gain site after those moves."""
+    item = key[1]
+    out = []
+    for g in placed.groups(b, ("award", item), _award_gain(item)):
+        members = []
+        for gi in model[1]:
+            if gi[1] not in g.moves:
+                continue
+            span = _tail(b, gi[1], *placed_names(b, gi[1]))
+            if span is None:
+                members = None
+                break
+            gains = {x for x in range(*span) if _award_gain(item)(b.sites[x]) is not None}
+            if not gains <= g.sites:
+                members = None
+                break
+            members.append(gi)
+        if members:
+            out.append((members, g.most))
+    return out
+
+
+def placed_names(b, i: int) -> tuple[str, str]:
+    """The piece's and the player's locals of the placement at site i."""
+    d, p, _ = _placing(b)[id(b.sites[i].node)]
+    return d, p
