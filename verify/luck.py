@@ -19,8 +19,7 @@ before keep their places), so the game recorded is one that shuffle could have d
 game, replayed from its steps like any other (a rule that read the pile's order in between would play
 differently on replay, and the replayed game is the one reported).
 
-`Course` is one course's luck: which face its rolls show and which ordering its piles take, in turn from
-one chosen course to the next.
+`Course` is one way of choosing: which face rolls show and which ordering each pile takes.
 """
 
 from __future__ import annotations
@@ -119,10 +118,10 @@ class Deals:
 
 
 class Course:
-    """One course's chosen luck, the `index`-th course of a search to choose it: its piles take the
-    stacked orderings of `orderings` in turn (course 0 the first, course 1 the second, ..., round again),
-    and its rolls show their highest face, their lowest, or one drawn at random, changing every
-    second course (so a pile of two stacked orderings meets each way of rolling)."""
+    """One way of choosing luck, number `index`: its piles take the `index`-th stacked ordering of
+    `orderings` (counting round again past the last), and its rolls show their highest face (numbers
+    0-1), their lowest (2-3) or one drawn at random (4-5), and so on round again (so a pile of two
+    stacked orderings meets each way of rolling)."""
 
     __slots__ = ("index", "roll")
 

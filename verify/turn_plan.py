@@ -171,7 +171,7 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          leaves_of: Callable[[int], int] | None = None,
          start: tuple[State, list] | None = None,
          hopeless: Callable[[list, State], bool] | None = None, again: int = 0,
-         chosen: int = 0) -> tuple[tuple, GameRecord] | None:
+         chosen: int = 0, first_luck: int = 0) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -188,7 +188,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     the most it reached, at the round's start or at the end of a run in one of its courses (what the
     seats had built, undone after their runs: a step the round's end carries out by itself, which no
     run sees), the best course kept; `chosen`: how many of each round's TRIES courses (the last ones)
-    choose their luck (verify/luck.py: rolls high or low, piles stacked) instead of drawing it."""
+    choose their luck instead of drawing it, all the same way (verify/luck.py: luck.Course number
+    `first_luck`: piles stacked one way, rolls high, low or drawn)."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
@@ -196,7 +197,6 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
         best_v = objective(st)
         kept = [best_v]
         deals = luck.Deals() if chosen > 0 else None
-        lucky = 0  # the courses that chose their luck so far
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
                 break
@@ -204,10 +204,7 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             courses = 0
             high = kept[-1][:1]  # the most the item reached: at the round's start, at a run's end in it
             while courses < tries or (courses < tries + again and found[0][:1] < high and work.spent < max_steps):
-                course = None
-                if tries - chosen <= courses < tries:
-                    course = luck.Course(lucky)
-                    lucky += 1
+                course = luck.Course(first_luck) if tries - chosen <= courses < tries else None
                 dealt = deals.copy() if deals is not None else None
                 end, taken, peak, rewritten = _round(st, objective, rng, work, max_steps, leaves, leaves_of,
                                                      course, dealt, len(steps))
