@@ -117,7 +117,7 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
                                    settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
                                    spent=spent, leaves=LEAVES, tries=1,
                                    leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start,
-                                   again=AGAIN, chosen=1 if start is None else 0, first_luck=k // 2)
+                                   again=AGAIN)
             used += spent[0]
             left -= spent[0]
             if found is None:

@@ -17,12 +17,16 @@ apart by the same short random continuation (the same luck for each).
 The game grows a round at a time (State.round): each round is played TRIES
 times from where the last one ended, with different luck for the chance events
 and ties, and the course whose round ends with the highest objective is kept.
-Chance events are drawn at random, never chosen, so the game is one that could
-be dealt.  A guide for finding a witness only: the witness is the game itself,
+Chance events are drawn at random, or, in the last `chosen` courses of each
+round, chosen (verify/luck.py: piles stacked by a field of their cards, the
+undrawn rest of a pile stacked again at a round's start with its shuffle's
+outcome rewritten, rolls at their highest or lowest face): every outcome
+chosen has a chance of happening, so the game is still one that could be
+dealt.  A guide for finding a witness only: the witness is the game itself,
 recorded as played (climb.follow), and it replays like any other.
 
 Work is counted in engine steps (moves and chance events applied, each
-valuation one), never in seconds.
+valuation one, each pile stacked again one), never in seconds.
 
 `soan verify` calls it for tokens that lie one per card where more cards than
 the supply can take one (verify/supplies.py); on the shipped specs that is one
