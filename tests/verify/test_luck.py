@@ -146,3 +146,26 @@ def test_a_pile_stacked_again_keeps_the_cards_drawn_and_rewrites_its_shuffle():
     assert fresh.zones[slot] == st.zones[slot]  # the rules ran on to the same draw
     st.known[st.zones[slot][0]] = 1  # a card of the pile seen
     assert deals.pile(st, slot) is None
+
+
+def test_a_round_that_stacks_the_pile_again_rewrites_the_shuffle_and_the_steps_replay_to_the_same_game():
+    """A round played with luck drawn, then one whose chosen luck stacks the rest of the pile lowest first: the shuffle's outcome is rewritten, and the steps, replayed, reach the very state the search stood at."""
+    t = _tables(7)
+    objective = stepwise.potential_objective(t, "mark", 7)
+    rng = random.Random(5)
+    work = turn_plan._Work()
+    deals = luck.Deals()
+    first, steps, _, rewritten = turn_plan._round(State(t).start(), objective, rng, work, 10**6, 20, None, None, deals, 0)
+    assert rewritten == {} and 0 in {index for index, _, _ in deals.open.values()}
+    second, taken, _, rewritten = turn_plan._round(first, objective, rng, work, 10**6, 20, None, luck.Course(0),
+                                                   deals, len(steps))
+    assert list(rewritten) == [0] and rewritten[0] != steps[0]
+    steps = steps + taken
+    steps[0] = rewritten[0]
+    (slot,) = deals.open
+    pile = second.zones[slot]
+    assert pile == sorted(pile, key=lambda cid: t.fields[cid]["heat"])  # what is left of the pile, lowest first
+    replayed = State(t).start()
+    for s in steps:
+        replayed.apply_chance(s) if replayed.current_player() == CHANCE else replayed.apply(s)
+    assert replayed.zones == second.zones and replayed.supply == second.supply
