@@ -105,8 +105,8 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
         work.spent += 1
         valued.append((objective(s), rng.random(), s, seq))
     if len({v for v, _, _, _ in valued}) == 1 and len({tuple(seq[:1]) for _, _, _, seq in valued}) > 1:
-        luck = rng.getrandbits(32)
-        valued = [(_later(s, objective, luck, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
+        bits = rng.getrandbits(32)  # the same luck for every continuation
+        valued = [(_later(s, objective, bits, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
     best = max(valued, key=lambda x: (x[0], x[1]))
     return best[3], best[0]
 
