@@ -1,7 +1,7 @@
 """The turn-planned supply search (verify/turn_plan.py) round by round, as `soan verify` runs it.
 
     python benchmarks/turn_plan_trace.py specs/pitmaster-19.soan --players 4 --token roast_token [--seed 0]
-                                         [--games 120] [--no-pace]
+                                         [--games 120] [--no-pace] [--chosen K]
 
 Prints each try of each round (the round it starts at, its engine steps, the objective where it ends,
 the tokens out), then the value kept, the steps spent and the CPU seconds (time.process_time).  With
@@ -26,6 +26,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=120)
     ap.add_argument("--no-pace", action="store_true")
+    ap.add_argument("--chosen", type=int, default=None, help="courses a round with chosen luck (default: verify's)")
     args = ap.parse_args(argv)
     t = api.tables(api.load(args.spec), args.players, {})
     supply = t.supply_size(args.token)
@@ -35,16 +36,19 @@ def main(argv=None) -> None:
 
     def traced(start, objective, rng, work, max_steps, *a, **k):
         before = work.spent
-        end, taken = plain(start, objective, rng, work, max_steps, *a, **k)
-        print(f"round {start.round}: {work.spent - before} steps (total {work.spent}), value {objective(end)}, "
+        got = plain(start, objective, rng, work, max_steps, *a, **k)
+        end = got[0]
+        luck = "chosen" if len(a) > 2 and a[2] is not None else "drawn"
+        print(f"round {start.round} ({luck}): {work.spent - before} steps (total {work.spent}), value {objective(end)}, "
               f"{supply - end.supply[args.token]} of {supply} out", flush=True)
-        return end, taken
+        return got
     turn_plan._round = traced
     spent = [0]
     c = time.process_time()
     got = turn_plan.plan(t, objective, args.seed, args.games * supplies.PLANNED_STEPS_PER_GAME,
                          settled=lambda v: v[0] == 1, spent=spent,
-                         hopeless=None if args.no_pace else supplies.out_of_pace(supply, rounds))
+                         hopeless=None if args.no_pace else supplies.out_of_pace(supply, rounds),
+                         chosen=supplies.PLANNED_CHOSEN if args.chosen is None else args.chosen)
     print(f"kept {got[0] if got else None}, {spent[0]} steps, {time.process_time() - c:.2f} s CPU")
 
 

@@ -44,6 +44,9 @@ STEPS_PER_DECISION = 40
 # they reached a 4-player combo bonus of 8-10 in five, where 1 course reached 2-3, and a top-grade bonus of
 # 8-12 in five, where 1 course reached 0-10, mostly 4-6)
 WIDE_TRIES = 4
+# of the wider plan's courses of each round, how many choose their luck (verify/luck.py: piles stacked, rolls
+# high or low) instead of drawing it
+WIDE_CHOSEN = 2
 WIDE_STEPS_PER_DECISION = 150
 
 
@@ -90,29 +93,30 @@ def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
     stopping once its item reaches half its bound.  A game of `game_length` decisions whose plan
     would not fit in one item's steps (STEPS_PER_DECISION each) is not planned at all: cut short,
     the rest is played at random, no better than the seeded games.  Then each item still short of
-    half its bound gets a wider plan (WIDE_TRIES courses of each round), each at most `wide_each`
+    half its bound gets a wider plan (WIDE_TRIES courses of each round, WIDE_CHOSEN of them with chosen
+    luck), each at most `wide_each`
     steps and all of them `wide_steps`, where one fits (WIDE_STEPS_PER_DECISION a decision).
     Returns the games that beat the best seen: (item, value, game)."""
     need = game_length * STEPS_PER_DECISION
     if need > max_each:
         return []
     out: list = []
-    _plan_each(tables, items, seen, seed, max_steps, max_each, need, TRIES, on_game, stop, enablers, out)
+    _plan_each(tables, items, seen, seed, max_steps, max_each, need, TRIES, on_game, stop, enablers, out, 0)
     wide_need = game_length * WIDE_STEPS_PER_DECISION
     if wide_need <= wide_each:
         short = [x for x in items if (seen(x[0], x[1]) or 0) < -(-x[2] // 2)]
         _plan_each(tables, short, seen, seed, wide_steps, wide_each, wide_need, WIDE_TRIES, on_game, stop, enablers,
-                   out)
+                   out, WIDE_CHOSEN)
     return out
 
 
 def _plan_each(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
                seed: int, max_steps: int, max_each: int, need: int, tries: int,
                on_game: Callable[[GameRecord], None], stop: Callable[[], bool] | None, enablers: bool,
-               out: list) -> None:
-    """One plan of `tries` courses a round for each item (the nearest to 'within 2x' first) while
-    `max_steps` cover `need` more, each at most `max_each`; games that beat the best seen are added
-    to `out`."""
+               out: list, chosen: int) -> None:
+    """One plan of `tries` courses a round (`chosen` of them choosing their luck) for each item (the
+    nearest to 'within 2x' first) while `max_steps` cover `need` more, each at most `max_each`; games
+    that beat the best seen are added to `out`."""
     order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
     left = max_steps
     for name, sign, bound in order:
@@ -122,7 +126,7 @@ def _plan_each(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
         spent = [0]
         found = turn_plan.plan(tables, item_state_value(tables, name, sign, enablers), seed, min(max_each, left),
                                settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
-                               spent=spent, leaves=LEAVES, tries=tries)
+                               spent=spent, leaves=LEAVES, tries=tries, chosen=chosen)
         left -= spent[0]
         if found is None:
             continue

@@ -17,12 +17,16 @@ apart by the same short random continuation (the same luck for each).
 The game grows a round at a time (State.round): each round is played TRIES
 times from where the last one ended, with different luck for the chance events
 and ties, and the course whose round ends with the highest objective is kept.
-Chance events are drawn at random, never chosen, so the game is one that could
-be dealt.  A guide for finding a witness only: the witness is the game itself,
+Chance events are drawn at random, or, in the last `chosen` courses of each
+round, chosen (verify/luck.py: piles stacked by a field of their cards, the
+undrawn rest of a pile stacked again at a round's start with its shuffle's
+outcome rewritten, rolls at their highest or lowest face): every outcome
+chosen has a chance of happening, so the game is still one that could be
+dealt.  A guide for finding a witness only: the witness is the game itself,
 recorded as played (climb.follow), and it replays like any other.
 
 Work is counted in engine steps (moves and chance events applied, each
-valuation one), never in seconds.
+valuation one, each pile stacked again one), never in seconds.
 
 `soan verify` calls it for tokens that lie one per card where more cards than
 the supply can take one (verify/supplies.py); on the shipped specs that is one
@@ -41,6 +45,7 @@ from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
 from soan.interpreter.state import CHANCE, State
 
+from . import luck
 from .climb import follow, play_out
 
 # sequences tried per run of one seat's decisions, and decisions in a run at most (a seat's turn)
@@ -100,8 +105,8 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
         work.spent += 1
         valued.append((objective(s), rng.random(), s, seq))
     if len({v for v, _, _, _ in valued}) == 1 and len({tuple(seq[:1]) for _, _, _, seq in valued}) > 1:
-        luck = rng.getrandbits(32)
-        valued = [(_later(s, objective, luck, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
+        bits = rng.getrandbits(32)  # the same luck for every continuation
+        valued = [(_later(s, objective, bits, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
     best = max(valued, key=lambda x: (x[0], x[1]))
     return best[3], best[0]
 
@@ -124,21 +129,32 @@ def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Wor
 
 def _round(start: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
            max_steps: int, leaves: int = LEAVES,
-           leaves_of: Callable[[int], int] | None = None) -> tuple[State, list, tuple | None]:
+           leaves_of: Callable[[int], int] | None = None,
+           course: luck.Course | None = None, deals: luck.Deals | None = None,
+           base: int = 0) -> tuple[State, list, tuple | None, dict]:
     """The rules played from `start` to the next round's start (the setup goes with the first
-    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng`; and the
-    highest value a run of the round ended on (None where none was planned)."""
+    round) or the game's end, every seat's runs planned (_run), chance drawn from `rng` (or chosen
+    by `course`, its piles in `deals` stacked again first); the highest value a run of the round
+    ended on (None where none was planned); and the earlier shuffles' outcomes rewritten by the
+    stacking, by their index among the steps (`base`: the steps taken before `start`).  `deals`,
+    where given, is updated with the round's shuffles."""
     st = start.clone()
     first = st.round
     taken: list = []
     peak = None
+    rewritten = course.stack(st, deals) if course is not None and deals is not None else {}
+    work.spent += len(rewritten)
     while not st.is_terminal() and work.spent < max_steps:
         if st.round != first and first > 0:
             break
         if st.current_player() == CHANCE:
-            t = st.sample_chance(rng)
+            c = st.pending
+            before = list(st.zones[c.target]) if deals is not None and c.kind == "shuffle" else None
+            t = st.sample_chance(rng) if course is None else course.draw(st, rng)
             st.apply_chance(t)
             work.spent += 1
+            if before is not None:  # the zone as the shuffle left it (the rules ran on from it, drawing, say)
+                deals.shuffled(c.target, base + len(taken), before, [before[i] for i in t])
             taken.append(t)
             continue
         first = max(first, st.round)  # the setup's decisions go with the first round
@@ -149,7 +165,7 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
             taken.append(m)
         if peak is None or v > peak:
             peak = v
-    return st, taken, peak
+    return st, taken, peak, rewritten
 
 
 def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_steps: int,
@@ -158,7 +174,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          spent: list | None = None, leaves: int = LEAVES, tries: int = TRIES,
          leaves_of: Callable[[int], int] | None = None,
          start: tuple[State, list] | None = None,
-         hopeless: Callable[[list, State], bool] | None = None, again: int = 0) -> tuple[tuple, GameRecord] | None:
+         hopeless: Callable[[list, State], bool] | None = None, again: int = 0,
+         chosen: int = 0, first_luck: int = 0) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -174,13 +191,16 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     this many more courses of a round whose best course ends with the objective's first number below
     the most it reached, at the round's start or at the end of a run in one of its courses (what the
     seats had built, undone after their runs: a step the round's end carries out by itself, which no
-    run sees), the best course kept."""
+    run sees), the best course kept; `chosen`: how many of each round's TRIES courses (the last ones)
+    choose their luck instead of drawing it, all the same way (verify/luck.py: luck.Course number
+    `first_luck`: piles stacked one way, rolls high, low or drawn)."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
         st, steps = (State(tables).start(), []) if start is None else (start[0].clone(), list(start[1]))
         best_v = objective(st)
         kept = [best_v]
+        deals = luck.Deals() if chosen > 0 else None
         while not st.is_terminal() and work.spent < max_steps and not (stop and stop()):
             if settled is not None and settled(best_v):
                 break
@@ -188,17 +208,22 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
             courses = 0
             high = kept[-1][:1]  # the most the item reached: at the round's start, at a run's end in it
             while courses < tries or (courses < tries + again and found[0][:1] < high and work.spent < max_steps):
-                end, taken, peak = _round(st, objective, rng, work, max_steps, leaves, leaves_of)
+                course = luck.Course(first_luck) if tries - chosen <= courses < tries else None
+                dealt = deals.copy() if deals is not None else None
+                end, taken, peak, rewritten = _round(st, objective, rng, work, max_steps, leaves, leaves_of,
+                                                     course, dealt, len(steps))
                 courses += 1
                 v = objective(end)
                 if peak is not None:
                     high = max(high, peak[:1])
                 if found is None or v > found[0]:
-                    found = (v, end, taken)
+                    found = (v, end, taken, rewritten, dealt)
                 if settled is not None and settled(v):
                     break
-            v, st, taken = found
+            v, st, taken, rewritten, deals = found
             steps += taken
+            for index, outcome in rewritten.items():
+                steps[index] = outcome
             best_v = max(best_v, v)
             kept.append(v)
             if hopeless is not None and not (settled is not None and settled(best_v)) and hopeless(kept, st):
