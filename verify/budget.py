@@ -754,9 +754,29 @@ def _amount_max(b, site) -> int | None:
     if not keys:
         return None
     models = {k: _model(b, k) for k in keys}
-    # each move any of them reads: what one firing can give, as alternatives (one placement takes one)
+    shares = _shares(b, placements(b), keys, models)
+    if not shares:
+        return None
+    ways = _ways(shares, _spreads)
+    if ways is None:
+        return None
+    best = None
+    for pick in itertools.product(*ways):
+        got = _given(shares, pick)
+        most = {}
+        for q, k in enumerate(keys):
+            base, tied = models[k]
+            most[k] = base + sum(min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items())
+        hi = _eval(tree, most)[1]
+        best = hi if best is None else max(best, hi)
+    return best
+
+
+def _shares(b, groups: dict, keys: list, models: dict) -> dict:
+    """group -> (its placements, [(move, what one firing gives each of `keys`, the most firings worth
+    taking)]): each move any quantity reads, its alternatives (one placement takes one)."""
     shares: dict = {}
-    for group, (budget, moves) in placements(b).items():
+    for group, (budget, moves) in groups.items():
         used = []
         for i, d, p, firings in moves:
             tied = [(group, i) in models[k][1] for k in keys]
@@ -771,29 +791,30 @@ def _amount_max(b, site) -> int | None:
                     used.append(((group, i), vec, most if firings is None else min(most, firings)))
         if used:
             shares[group] = (budget, used)
-    if not shares:
-        return None
-    ways = [list(_spreads(budget, [m for *_, m in used])) for budget, used in shares.values()]
-    total = 1
+    return shares
+
+
+def _ways(shares: dict, spreads) -> list | None:
+    """Each group's spreads of its placements over its moves (`spreads`: _spreads or _full_spreads);
+    None: more than MAX_SHARES sharings in all."""
+    ways = [list(spreads(budget, [m for *_, m in used])) for budget, used in shares.values()]
+    count = 1
     for w in ways:
-        total *= len(w)
-        if total > MAX_SHARES:
+        count *= len(w)
+        if count > MAX_SHARES:
             return None
-    best = None
-    for pick in itertools.product(*ways):
-        got: dict = {}  # (move, quantity) -> what the placements give it
-        for (_, used), spread in zip(shares.values(), pick):
-            for (gi, vec, _), y in zip(used, spread):
-                for q, v in enumerate(vec):
-                    if v:
-                        got[(gi, q)] = got.get((gi, q), 0) + v * y
-        most = {}
-        for q, k in enumerate(keys):
-            base, tied = models[k]
-            most[k] = base + sum(min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items())
-        hi = _eval(tree, most)[1]
-        best = hi if best is None else max(best, hi)
-    return best
+    return ways
+
+
+def _given(shares: dict, pick: tuple) -> dict:
+    """(move, quantity) -> what the placements give it at one sharing (`pick`: a spread per group)."""
+    got: dict = {}
+    for (_, used), spread in zip(shares.values(), pick):
+        for (gi, vec, _), y in zip(used, spread):
+            for q, v in enumerate(vec):
+                if v:
+                    got[(gi, q)] = got.get((gi, q), 0) + v * y
+    return got
 
 
 def _alternatives(b, group, i: int, d: str, p: str, keys: list, models: dict) -> list:
@@ -888,30 +909,12 @@ def total_max(b, items: dict) -> int | None:
     keys = sorted(keys)
     models = {k: _model(b, k) for k in keys}
     caps = {k: _placed_caps(b, k, models[k]) for k in keys if k[0] == "item"}
-    shares: dict = {}
-    for group, (budget, moves) in groups.items():
-        used = []
-        for i, d, p, firings in moves:
-            tied = [(group, i) in models[k][1] for k in keys]
-            if not any(tied):
-                continue
-            own = [models[k][1][(group, i)][1] if t else 0 for k, t in zip(keys, tied)]
-            for vec in _alternatives(b, group, i, d, p, keys, models):
-                vec = tuple(v if t else 0 for v, t in zip(vec, tied))
-                need = [-(-o // v) for v, o in zip(vec, own) if v > 0 and o > 0]
-                if need:
-                    most = min(budget, max(need))
-                    used.append(((group, i), vec, most if firings is None else min(most, firings)))
-        if used:
-            shares[group] = (budget, used)
+    shares = _shares(b, groups, keys, models)
     # every part of the sum grows with each share (interval arithmetic over wider intervals, more cards),
     # so the most is reached where no share can grow: the last move of each group takes what is left
-    ways = [list(_full_spreads(budget, [m for *_, m in used])) for budget, used in shares.values()]
-    count = 1
-    for w in ways:
-        count *= len(w)
-        if count > MAX_SHARES:
-            return None
+    ways = _ways(shares, _full_spreads)
+    if ways is None:
+        return None
     rest = sum(hi for item, hi in items.items() if item not in joint)
     plain = {item: sum(own for _, own in _award_sites(b, item)) for item, (key, _) in joint.items() if key is None}
     plain_sites = {item: _award_sites(b, item) for item in joint}
@@ -919,12 +922,7 @@ def total_max(b, items: dict) -> int | None:
     solved: dict = {}
     best = None
     for pick in itertools.product(*ways):
-        got: dict = {}
-        for (_, used), spread in zip(shares.values(), pick):
-            for (gi, vec, _), y in zip(used, spread):
-                for q, v in enumerate(vec):
-                    if v:
-                        got[(gi, q)] = got.get((gi, q), 0) + v * y
+        got = _given(shares, pick)
         most = {}
         for q, k in enumerate(keys):
             base, tied = models[k]
