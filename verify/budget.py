@@ -762,11 +762,7 @@ def _amount_max(b, site) -> int | None:
         return None
     best = None
     for pick in itertools.product(*ways):
-        got = _given(shares, pick)
-        most = {}
-        for q, k in enumerate(keys):
-            base, tied = models[k]
-            most[k] = base + sum(min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items())
+        most = _most(keys, models, _given(shares, pick))
         hi = _eval(tree, most)[1]
         best = hi if best is None else max(best, hi)
     return best
@@ -815,6 +811,19 @@ def _given(shares: dict, pick: tuple) -> dict:
                 if v:
                     got[(gi, q)] = got.get((gi, q), 0) + v * y
     return got
+
+
+def _most(keys: list, models: dict, got: dict, caps: dict | None = None) -> dict:
+    """Each quantity's most at one sharing: its base, plus what each placement gives it (no more than
+    that placement's own bound), the placements a group of pieces caps (`caps`) no more than the cap."""
+    most = {}
+    for q, k in enumerate(keys):
+        base, tied = models[k]
+        parts = {gi: min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items()}
+        for members, cap in (caps or {}).get(k, ()):
+            base += min(cap, sum(parts.pop(gi, 0) for gi in members))
+        most[k] = base + sum(parts.values())
+    return most
 
 
 def _alternatives(b, group, i: int, d: str, p: str, keys: list, models: dict) -> list:
@@ -922,15 +931,7 @@ def total_max(b, items: dict) -> int | None:
     solved: dict = {}
     best = None
     for pick in itertools.product(*ways):
-        got = _given(shares, pick)
-        most = {}
-        for q, k in enumerate(keys):
-            base, tied = models[k]
-            parts = {gi: min(got.get((gi, q), 0), own) for gi, (_, own) in tied.items()}
-            for members, cap in caps.get(k, ()):
-                capped = sum(parts.pop(gi, 0) for gi in members)
-                base += min(cap, capped)
-            most[k] = base + sum(parts.values())
+        most = _most(keys, models, _given(shares, pick), caps)
         total = rest
         for item, (key, trees) in joint.items():
             g = plain[item] if key is None else most[key]
