@@ -46,8 +46,15 @@ STEPS_PER_DECISION = 40
 WIDE_TRIES = 4
 # of the wider plan's courses of each round, how many choose their luck (verify/luck.py: piles stacked, rolls
 # high or low) instead of drawing it
-WIDE_CHOSEN = 2
+WIDE_CHOSEN = 4
 WIDE_STEPS_PER_DECISION = 150
+# the wider plan's courses now all choose their luck (WIDE_CHOSEN = WIDE_TRIES; it was 2), and its progress
+# counts each token the seat holds that its own choices spend (item_progress.spent_by_choice) this much: a
+# run that spends them at once for a little progress leaves a later run nothing to make a move count with.
+# On a shipped spec of 150-190-step games, the wide plan for one loose item from seeds 0-8: as before 1 of 9
+# seeds reached half the bound at 3 players, 0 of 9 at 4; all courses choosing 2 and 1 of 9 (3 of 18 at 4 from
+# seeds 0-17); with tokens held at 0.05 as well, 4 and 1 of 9, seed 0 in both (docs/verify.md)
+WIDE_HELD = 0.05
 
 
 def item_scores(tables: Tables, name: str, sign: int = 1) -> Callable[[State], list[int] | None]:
@@ -64,13 +71,16 @@ def item_scores(tables: Tables, name: str, sign: int = 1) -> Callable[[State], l
     return scores
 
 
-def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True) -> Callable[[State], tuple]:
+def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True,
+                     held: float = 0.0) -> Callable[[State], tuple]:
     """A state's value for item `name` (`sign` -1: its lowest): the best seat's item (times sign)
     were the game scored now, then that seat's closeness to the item's conditions and progress
     towards what it counts (`enablers`: the free slots a counted card is laid on count too,
-    verify/item_progress.ENABLER_CARD), then minus the others' item."""
+    verify/item_progress.ENABLER_CARD; `held`: each token the seat holds that its own choices spend,
+    item_progress.spent_by_choice, counts this much more), then minus the others' item."""
     close = Closeness(tables, name)
     progress = item_progress.progress_of(tables, name, enablers) if sign > 0 else None
+    kept = item_progress.spent_by_choice(tables.spec) if held and progress else []
     n = tables.n
     scores = item_scores(tables, name, sign)
 
@@ -78,7 +88,8 @@ def item_state_value(tables: Tables, name: str, sign: int, enablers: bool = True
         vals = scores(st)
         if vals is None:  # a scoring that cannot run yet: such a state ranks last
             return (float("-inf"),)
-        steer = [(close(st, i) if close else 0.0, progress(st, i) if progress else 0.0) for i in range(n)]
+        steer = [(close(st, i) if close else 0.0,
+                  (progress(st, i) if progress else 0.0) + held * sum(st.pv[tok][i] for tok in kept)) for i in range(n)]
         i = max(range(n), key=lambda j: (vals[j], steer[j]))
         return (vals[i], *steer[i], -(sum(vals) - vals[i]))
     return value
@@ -101,20 +112,21 @@ def plan_loose(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
     if need > max_each:
         return []
     out: list = []
-    _plan_each(tables, items, seen, seed, max_steps, max_each, need, TRIES, on_game, stop, enablers, out, 0)
+    _plan_each(tables, items, seen, seed, max_steps, max_each, need, TRIES, on_game, stop, enablers, out, 0, 0.0)
     wide_need = game_length * WIDE_STEPS_PER_DECISION
     if wide_need <= wide_each:
         short = [x for x in items if (seen(x[0], x[1]) or 0) < -(-x[2] // 2)]
         _plan_each(tables, short, seen, seed, wide_steps, wide_each, wide_need, WIDE_TRIES, on_game, stop, enablers,
-                   out, WIDE_CHOSEN)
+                   out, WIDE_CHOSEN, WIDE_HELD)
     return out
 
 
 def _plan_each(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
                seed: int, max_steps: int, max_each: int, need: int, tries: int,
                on_game: Callable[[GameRecord], None], stop: Callable[[], bool] | None, enablers: bool,
-               out: list, chosen: int) -> None:
-    """One plan of `tries` courses a round (`chosen` of them choosing their luck) for each item (the
+               out: list, chosen: int, held: float) -> None:
+    """One plan of `tries` courses a round (`chosen` of them choosing their luck, `held` the weight of
+    the tokens the seat holds to spend: item_state_value) for each item (the
     nearest to 'within 2x' first) while `max_steps` cover `need` more, each at most `max_each`; games
     that beat the best seen are added to `out`."""
     order = sorted((x for x in items if x[1] > 0), key=lambda x: -(seen(x[0], x[1]) or 0) / max(1, x[2]))
@@ -124,7 +136,7 @@ def _plan_each(tables: Tables, items: list[tuple[str, int, int]], seen: Callable
             break
         goal = -(-bound // 2)
         spent = [0]
-        found = turn_plan.plan(tables, item_state_value(tables, name, sign, enablers), seed, min(max_each, left),
+        found = turn_plan.plan(tables, item_state_value(tables, name, sign, enablers, held), seed, min(max_each, left),
                                settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
                                spent=spent, leaves=LEAVES, tries=tries, chosen=chosen)
         left -= spent[0]

@@ -265,3 +265,19 @@ def _span(domain) -> tuple[int, int] | None:
     if isinstance(domain, ir.IntDomain) and isinstance(domain.lo, int) and isinstance(domain.hi, int):
         return (domain.lo, max(1, domain.hi - domain.lo))
     return None
+
+
+def spent_by_choice(spec: ir.Spec) -> list[str]:
+    """The tokens a seat spends by its own choice of how many: a `return k T from P` in the body of a
+    `choose k ... by P` (the same P), k the number chosen.  A seat holding such tokens can still make a
+    later move count for more (a die raised by the tokens spent on it), which the state's progress alone
+    does not show; the rules name them, not the caller."""
+    out: set[str] = set()
+    for root in _rule_bodies(spec):
+        for ch in ir.walk(root):
+            if not (isinstance(ch, ir.Choose) and ch.var is not None and ch.count_kind is None and ch.body is not None):
+                continue
+            for n in ir.walk(ch.body):
+                if isinstance(n, ir.Return) and n.amount == ir.Local(ch.var) and n.player == ch.player:
+                    out.add(n.token)
+    return sorted(out)
