@@ -423,7 +423,13 @@ class State:
         frames = []
         make = object.__new__  # each frame's slots set here: what Frame(ops, env, loop) and its pc make, without __init__
         last = c = None
+        # a bot's copy leaves out the frames that have run their last op and go round no loop: the machine would only
+        # pop them (State.run), and a copy is only looked ahead in, never played on as the game (its nesting is shallower
+        # by as many frames, so a procedure nested MAX_DEPTH deep may fail there later than in the game)
+        lean = self.lazy_moves
         for f in self.frames:
+            if lean and f.loop is None and f.pc >= len(f.ops):
+                continue
             e = f.env
             if e is not last:  # most frames run in the env of the frame below (a block's body): that env's copy again
                 last = e
