@@ -42,7 +42,7 @@ def match(tables, challenger: str, opponent: str, games: int, jobs: int, first_s
     won = sum(win_shares(r["result"], n)[k % n] for k, r in zip(seeds, results))
     w = share_interval(won, games)
     fair = 1 / n
-    return {"challenger": challenger, "opponent": opponent, "games": games, "first_seed": first_seed, "win": w, "fair_share": round(fair, 4),
+    return {"challenger": challenger, "opponent": opponent, "games": games, "first_seed": first_seed, "won": round(won, 3), "win": w, "fair_share": round(fair, 4),
             "verdict": "stronger" if w["lo"] > fair else "weaker" if w["hi"] < fair else "not told apart",
             "cpu_seconds_parent": round(cpu, 1)}
 
