@@ -1,7 +1,7 @@
 """Bot strength, measured: a tournament per shipped spec.
 
 Each match puts a challenger in one seat (the seat going round from game to
-game) against the opponent bot in every other seat, on the seeds 0, 1, ...;
+game) against the opponent bot in every other seat, on the seeds 0, 1, ... (or from --first-seed);
 the challenger's share of the wins (a shared win counts 1/k, a draw nothing)
 is printed with its 95% Wilson interval next to the fair share 1/n.  The
 challenger is stronger where the whole interval lies above the fair share.
@@ -9,6 +9,7 @@ challenger is stronger where the whole interval lies above the fair share.
     python benchmarks/tournament.py                          # every shipped spec, its fewest players, 40 games a match
     python benchmarks/tournament.py specs/kitano-20.soan --games 100
     python benchmarks/tournament.py --matches greedy/random,mcts:100:10/greedy --json
+    python benchmarks/tournament.py specs/kitano-20.soan --games 60 --first-seed 60   # seeds 60..119
 
 The budgets are work (games, playouts a decision), never time; the script prints the CPU seconds each match
 took, for the record only.
@@ -31,16 +32,17 @@ ROOT = Path(__file__).resolve().parents[1]
 MATCHES = "greedy/random,mcts:25:10/greedy,mcts:100:10/greedy,mcts:100:0/greedy"
 
 
-def match(tables, challenger: str, opponent: str, games: int, jobs: int) -> dict:
+def match(tables, challenger: str, opponent: str, games: int, jobs: int, first_seed: int = 0) -> dict:
     n = tables.n
-    tasks = [(k, [challenger if i == k % n else opponent for i in range(n)]) for k in range(games)]
+    seeds = range(first_seed, first_seed + games)
+    tasks = [(k, [challenger if i == k % n else opponent for i in range(n)]) for k in seeds]
     t0 = time.process_time()
     results = play_all(tables, tasks, jobs)
     cpu = time.process_time() - t0
-    won = sum(win_shares(r["result"], n)[k % n] for k, r in enumerate(results))
+    won = sum(win_shares(r["result"], n)[k % n] for k, r in zip(seeds, results))
     w = share_interval(won, games)
     fair = 1 / n
-    return {"challenger": challenger, "opponent": opponent, "games": games, "win": w, "fair_share": round(fair, 4),
+    return {"challenger": challenger, "opponent": opponent, "games": games, "first_seed": first_seed, "won": round(won, 3), "win": w, "fair_share": round(fair, 4),
             "verdict": "stronger" if w["lo"] > fair else "weaker" if w["hi"] < fair else "not told apart",
             "cpu_seconds_parent": round(cpu, 1)}
 
@@ -50,6 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("specs", nargs="*", help="specs (default: every spec in specs/)")
     ap.add_argument("--players", type=int, help="players (default: each spec's fewest)")
     ap.add_argument("--games", type=int, default=40, help="games a match (default 40)")
+    ap.add_argument("--first-seed", type=int, default=0, help="the first game's seed (default 0; games on seeds from it)")
     ap.add_argument("--matches", default=MATCHES, help=f"challenger/opponent pairs (default {MATCHES})")
     ap.add_argument("--jobs", type=int, default=0, help="processes (default all cores)")
     ap.add_argument("--json", action="store_true")
@@ -64,7 +67,7 @@ def main(argv=None) -> int:
         tables = api.tables(spec, n)
         for challenger, opponent in pairs:
             t0 = time.perf_counter()
-            r = match(tables, challenger, opponent, args.games, jobs)
+            r = match(tables, challenger, opponent, args.games, jobs, args.first_seed)
             r.update(spec=Path(path).name, players=n, wall_seconds=round(time.perf_counter() - t0, 1))
             out.append(r)
             if not args.json:

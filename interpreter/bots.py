@@ -191,6 +191,7 @@ class RolloutBot:
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
+# (POLICY: random, greedy or mast, playout.py)
 # (DEPTH in decisions, or rK: K round ends)
 MAX_PLAYOUTS = 1_000_000
 
@@ -201,7 +202,8 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     (`mcts:2000`: playouts a decision; `mcts:2000:40`: each playout 40
     decisions deep at most; `mcts:12:r1`: each playout to the end of the
     round under way; `mcts:20:6:greedy`: the seats play greedy's moves
-    in the playouts, playout.py), or a strategy the spec declares."""
+    in the playouts, playout.py; `mcts:100:10:mast`: each seat plays the move
+    whose label has fared best for it in the search so far, mcts.py), or a strategy the spec declares."""
     import difflib
 
     strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []
@@ -221,7 +223,7 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
                     f"decisions (0: score the game where the tree ends) or in rounds (r1: to the end of the round "
                     f"under way), whole numbers up to {MAX_PLAYOUTS:,}, "
                     f"and after them a playout policy ({', '.join(POLICIES)})",
-                    "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy")
+                    "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy or mcts:100:10:mast")
         return None
     if rest:
         return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"

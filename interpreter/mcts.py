@@ -26,6 +26,18 @@ way, or up to the end of the round under way or a later one, and ends the game t
 valued on the winner line (evaluate.py) for every seat, each decision on the
 way backing up the value of the seat that took it.
 
+With the `mast` playout policy (Move-Average Sampling Technique, Finnsson and
+Bjornsson 2008, the playout policy of the general game player CadiaPlayer),
+a playout's seats do not move uniformly at random: each seat keeps, over the
+search's playouts so far, the mean value to it of every move label it played
+(in the tree and out of it), and outside the tree plays the label with the
+best mean (with probability MAST_EPSILON a random move instead; an unplayed
+label counts as the best).  A reply that wins wherever it is offered (the same
+label, deep in many playouts) is soon played as a sensible opponent would,
+at the price of a dictionary look-up per offered move, where a greedy playout
+pays a scoring per offered move.  Its playouts are valued as greedy playouts
+are (playout.search_values: the win, the place, and the lead).
+
 The work is fixed: `playouts` playouts a decision, never a time limit.  Every
 draw comes from the decision's own random stream, so the same game, seed and
 bots give the same choices on any machine.
@@ -46,6 +58,8 @@ DEFAULT_PLAYOUTS = 500
 EXPLORATION = 0.7  # UCB's constant for values in 0..1
 FOLLOW_UPS = 8  # a cut playout's mover may finish its move with this many more decisions
 EXPAND = 8  # with a greedy playout policy, visits an information set takes before its own moves are searched
+MAST_EPSILON = 0.3  # with the mast policy, the share of playout moves drawn at random rather than by their mean value
+MAST_UNSEEN = 1.0  # with the mast policy, the value of a label not yet played: the best, so every move is tried
 
 
 class _InfoSet:
@@ -92,6 +106,10 @@ class MCTSBot:
         sqrt = math.sqrt
         root_key = None
         greedy = self.policy == "greedy"
+        # the mast policy: each seat's mean value of every move label over this search's playouts (Move-Average
+        # Sampling Technique, Finnsson and Bjornsson 2008): (seat, label) -> [times played, total value]
+        mast = {} if self.policy == "mast" else None
+        played: list = []  # with mast: the (seat, label) of every move of the playout under way
         cut_round = None
         if greedy:
             root, ev = self._root(info, rng, table)
@@ -125,7 +143,8 @@ class MCTSBot:
                 if p == CHANCE:
                     s.apply_chance(s.sample_chance(prng))
                     continue
-                labels = _with_copies([m.label for m in s.pending.moves])
+                raw = [m.label for m in s.pending.moves]
+                labels = _with_copies(raw)
                 key = info_key(s, p, labels)
                 if root_key is None:
                     root_key = key
@@ -148,6 +167,8 @@ class MCTSBot:
                     untried = [i for i, lab in enumerate(labels) if n[lab] == 0]
                     if untried:
                         i = untried[prng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        if mast is not None:
+                            played.append((p, raw[i]))
                         path.append((node, labels[i]))
                         s.apply(i)
                         break
@@ -159,6 +180,8 @@ class MCTSBot:
                     u = total[lab] / c + EXPLORATION * sqrt(lv / c)
                     if u > best_u:
                         best_i, best_u = i, u
+                if mast is not None:
+                    played.append((p, raw[best_i]))
                 path.append((node, labels[best_i]))
                 s.apply(best_i)
             # the rest of the game at random; a playout cut at `depth` first finishes the move under way (the
@@ -175,10 +198,27 @@ class MCTSBot:
                     break
                 if cut_round is not None and s.round >= cut_round:  # (a decision: the round's last move is done)
                     break
-                s.apply(greedy_move(s, ev, prng) if greedy else prng.randrange(len(s.pending.moves)))
+                if greedy:
+                    s.apply(greedy_move(s, ev, prng))
+                elif mast is not None:
+                    s.apply(_mast_move(s, p, mast, played, prng))
+                else:
+                    s.apply(prng.randrange(len(s.pending.moves)))
                 mover = p
                 steps += 1
-            values = search_values(ev.outcome(s, prng, spare=True), ev.n) if greedy else ev.values(s, prng, spare=True)
+            if mast is not None:
+                values = search_values(ev.outcome(s, prng, spare=True), ev.n)
+                for key in played:
+                    st = mast.get(key)
+                    if st is None:
+                        mast[key] = [1, values[key[0]]]
+                    else:
+                        st[0] += 1
+                        st[1] += values[key[0]]
+                played.clear()
+            else:
+                values = (search_values(ev.outcome(s, prng, spare=True), ev.n) if greedy
+                          else ev.values(s, prng, spare=True))
             for node, lab in path:
                 node.visits += 1
                 node.n[lab] += 1
@@ -200,6 +240,35 @@ class MCTSBot:
         root = table[info_key(s, s.current_player(), labels)] = _InfoSet(s.current_player(), labels,
                                                                          greedy_ranking(s, ev, rng))
         return root, ev
+
+
+def _mast_move(s, p: int, mast: dict, played: list, rng: random.Random) -> int:
+    """The mast policy's move for seat `p` at the decision of `s`: with probability MAST_EPSILON one at random, else
+    the move whose label has the best mean value for `p` over the search's playouts so far (a label not yet played
+    counts MAST_UNSEEN, the best value, so every move is tried; equals broken at random); its (seat, label) noted
+    in `played` for the backup."""
+    moves = s.pending.moves
+    k = len(moves)
+    if k == 1:
+        played.append((p, moves[0].label))
+        return 0
+    if rng.random() < MAST_EPSILON:
+        i = rng.randrange(k)
+        played.append((p, moves[i].label))
+        return i
+    best: list[int] = []
+    best_v = -1.0
+    labels = [m.label for m in moves]
+    for i, lab in enumerate(labels):
+        st = mast.get((p, lab))
+        v = st[1] / st[0] if st is not None else MAST_UNSEEN
+        if v > best_v:
+            best, best_v = [i], v
+        elif v == best_v:
+            best.append(i)
+    i = best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+    played.append((p, labels[i]))
+    return i
 
 
 def _mean(node: _InfoSet, label: str) -> float:

@@ -15,6 +15,9 @@ while greedy playouts give the one-step rollout improvement over greedy
 2012, section 5.2): against greedy opponents the search simulates them as
 they play.
 
+`mast` plays, for each seat, the move label with the best mean value to it
+over the search's playouts so far (some moves at random): mcts.py.
+
 A playout policy sees only the playout's own state, a determinization drawn
 from the searching seat's view (BotInput.sample), never the real hidden cards.
 """
@@ -26,7 +29,7 @@ import random
 from .bots import GreedyBot
 from .state import State
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "mast")
 
 
 def greedy_ranking(s: State, ev, rng: random.Random) -> list[int]:

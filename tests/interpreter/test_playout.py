@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from soan import api
@@ -112,3 +114,59 @@ def test_a_bad_playout_policy_is_refused(name, words):
     takes."""
     message, hint = api.bot_problem(name)
     assert words in message + " " + hint
+
+
+# The trap again, with the pounce eight stalling decisions after the risky move, past where a small tree reaches,
+# and three other answers: a random playout pounces one time in four, so risky looks like a likely win. A seat
+# that remembers which of its replies have paid (the mast policy) pounces once it has seen the pounce pay.
+SLOW_TRAP = """
+game "Slow trap" players 2..2
+global { risked: 0..1 = 0 }
+score pts "points"
+rounds 1 {
+  for p in players where p.seat == 1 {
+    choose by p "plays" {
+      option safe { for q in players { award 1 to q for pts } }
+      option risky { award 2 to p for pts  set risked = 1 }
+    }
+  }
+  for r in players {
+    for q in players {
+      for p in players {
+        choose by p "stalls" { option x { } option y { } }
+      }
+    }
+  }
+  for p in players where p.seat == 2 {
+    choose by p "answers" {
+      option pounce when risked == 1 { award 5 to p for pts }
+      option a { } option b { } option c { }
+    }
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _slow_trap_first_moves(bot: str) -> list[str]:
+    t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
+    moves = []
+    for seed in range(10):
+        rec = api.play(t, seed, [bot, "greedy"])
+        moves.append(rec.log["steps"][0]["move"])
+        assert rec.result["winners"] == (["P1", "P2"] if moves[-1] == "safe" else ["P2"])
+    return moves
+
+
+def test_mast_playouts_learn_the_reply_random_playouts_miss():
+    """At 25 playouts a decision (playouts to the end), mcts with mast playouts plays safe (a draw against greedy) in
+    every game; with random playouts it plays risky, and loses to greedy's pounce, in most of them."""
+    assert _slow_trap_first_moves("mcts:25:1000:mast") == ["safe"] * 10
+    assert _slow_trap_first_moves("mcts:25:1000").count("risky") >= 6
+
+
+def test_a_mast_game_is_the_same_game_twice():
+    """Two plays of one seed with mcts's mast policy in a seat write the same log, byte for byte."""
+    t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
+    logs = [api.play(t, 3, ["mcts:25:1000:mast", "mcts:8:4:mast"]).log for _ in range(2)]
+    assert json.dumps(logs[0], sort_keys=True) == json.dumps(logs[1], sort_keys=True)
