@@ -102,15 +102,13 @@ class Verifier:
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
-        # the rulings' paired study depends on nothing else here: with jobs, a process of its own from the start
-        self._study = Background(self._rulings_study_games, enabled=self.jobs > 1 and (not only or "rulings" in only))
-        self._plans = None
+        self._study = self._plans = None
         try:
             return self._run(only)
         finally:
-            self._study.close()
-            if self._plans is not None:
-                self._plans.close()
+            for work in (self._study, self._plans):
+                if work is not None:
+                    work.close()
 
     def _run(self, only: set[str] | None) -> tuple[list[Finding], SearchResult]:
         self.progress("bounding the rules")
@@ -120,15 +118,18 @@ class Verifier:
         self.b = self.bs[0]
         self.progress("searching games for witnesses")
         self.started = time.perf_counter()
-        # the supplies' turn-planned searches depend on the bounds alone, not on the games: with jobs, played in
-        # a process of their own meanwhile, their games taken (and observed in order) where check() wants them
-        self._plans = Background(lambda: supplies.planned_games(self),
-                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
         self._planned: dict | None = None
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
                         progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"),
                         jobs=self.jobs)
+        # Two pieces of work depend on nothing the games show: the rulings' paired study, and the supplies'
+        # turn-planned searches (on the bounds alone).  With jobs, each in a process of its own from here,
+        # their results taken where they are wanted (the same findings for any number of jobs).  Started
+        # once the seeded games (which fill every core) are played: the climbs that follow leave a core idle
+        self._study = Background(self._rulings_study_games, enabled=self.jobs > 1 and (not only or "rulings" in only))
+        self._plans = Background(lambda: supplies.planned_games(self),
+                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
         by_name: dict[str, list[Finding]] = {}
         if not only or "score" in only:  # first: its climbs take what they need of the budget
             self.progress("checking score")
