@@ -102,7 +102,9 @@ class Verifier:
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
-        self._study = self._plans = None
+        # the rulings' paired study depends on nothing else here: with jobs, a process of its own from the start
+        self._study = Background(self._rulings_study_games, enabled=self.jobs > 1 and (not only or "rulings" in only))
+        self._plans = None
         try:
             return self._run(only)
         finally:
@@ -118,18 +120,16 @@ class Verifier:
         self.b = self.bs[0]
         self.progress("searching games for witnesses")
         self.started = time.perf_counter()
+        # the supplies' turn-planned searches depend on the bounds alone, on no game the run plays: with jobs,
+        # in a process of their own from here, their games taken (and observed in order) where check() wants
+        # them, so the findings are the same for any number of jobs
+        self._plans = Background(lambda: supplies.planned_games(self),
+                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
         self._planned: dict | None = None
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
                         progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"),
                         jobs=self.jobs)
-        # Two pieces of work depend on nothing the games show: the rulings' paired study, and the supplies'
-        # turn-planned searches (on the bounds alone).  With jobs, each in a process of its own from here,
-        # their results taken where they are wanted (the same findings for any number of jobs).  Started
-        # once the seeded games (which fill every core) are played: the climbs that follow leave a core idle
-        self._study = Background(self._rulings_study_games, enabled=self.jobs > 1 and (not only or "rulings" in only))
-        self._plans = Background(lambda: supplies.planned_games(self),
-                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
         by_name: dict[str, list[Finding]] = {}
         if not only or "score" in only:  # first: its climbs take what they need of the budget
             self.progress("checking score")
