@@ -45,7 +45,7 @@ from soan.dsl.errors import SpecRuntimeError
 from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, _compare, _num, attr_reader, _same, as_list, call_def_fn, fmt,
                       key_none, make_range, ranking, ranking_by)
 
-# (spec digest, players, parameters, function source) -> code object
+# (spec path, function source) -> code object (the file name compile() is given is made of the two)
 _CODE_CACHE: dict[tuple, object] = {}
 _CODE_CACHE_MAX = 20_000
 
@@ -154,12 +154,13 @@ class ExprCodegen:
     other caller (examples, verify's questions) use either."""
 
     def __init__(self, tables, rules):
-        from .play import spec_digest  # play imports the runtime; this module is imported lazily
-
         self.t = tables
         self.rules = rules
         self.closures = ExprCompiler(tables, rules)
-        self.key = (spec_digest(tables.spec), tables.n, tuple(sorted((k, repr(v)) for k, v in tables.overrides.items())))
+        # a code object is a function of its source and file name alone (the constants it names are looked up
+        # in this namespace when run), so tables of other player counts or rulings share what they generate alike
+        self.key = tables.spec.path
+        self._lines: dict = {}  # a source file's lines, for the comment naming each function's rule line
         self.ns: dict = {
             "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
@@ -270,7 +271,9 @@ class ExprCodegen:
         if span is None or not span.line:
             return "(no source line)"
         path = span.path or self.t.spec.path
-        lines = self.t.spec.text_of(span.path).splitlines()
+        lines = self._lines.get(span.path)
+        if lines is None:  # each source file split once, not once per generated function
+            lines = self._lines[span.path] = self.t.spec.text_of(span.path).splitlines()
         text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
         # a comment ends at a line break: splitlines() left none, and nothing unprintable goes in either
         text = "".join(ch if ch.isprintable() else "?" for ch in f"{path}:{span.line}: {text}")

@@ -104,10 +104,13 @@ class Verifier:
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
         # the rulings' paired study depends on nothing else here: with jobs, a process of its own from the start
         self._study = Background(self._rulings_study_games, enabled=self.jobs > 1 and (not only or "rulings" in only))
+        self._plans = None
         try:
             return self._run(only)
         finally:
-            self._study.close()
+            for work in (self._study, self._plans):
+                if work is not None:
+                    work.close()
 
     def _run(self, only: set[str] | None) -> tuple[list[Finding], SearchResult]:
         self.progress("bounding the rules")
@@ -117,6 +120,12 @@ class Verifier:
         self.b = self.bs[0]
         self.progress("searching games for witnesses")
         self.started = time.perf_counter()
+        # the supplies' turn-planned searches depend on the bounds alone, on no game the run plays: with jobs,
+        # in a process of their own from here, their games taken (and observed in order) where check() wants
+        # them, so the findings are the same for any number of jobs
+        self._plans = Background(lambda: supplies.planned_games(self),
+                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
+        self._planned: dict | None = None
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
                         progress=lambda g, sec: self.progress(f"searching: {g} games, {sec:.0f}s of {self.budget:.0f}s"),
@@ -264,6 +273,13 @@ class Verifier:
 
     def p_supplies(self) -> list[Finding]:
         return supplies.check(self)
+
+    def planned_ahead(self) -> dict:
+        """The supplies' turn-planned games played in another process (supplies.planned_games), or {}
+        where none was started: token -> its games in the order played."""
+        if self._planned is None:
+            self._planned = self._plans.result(lambda: {})
+        return self._planned
 
     def _push(self, what: str, value, goal: int, steer=None, start=None, share: float = 2,
               steer_chance: bool = False) -> None:

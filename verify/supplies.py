@@ -36,49 +36,64 @@ if TYPE_CHECKING:
 
 _unconditional = opening_steps
 
+def _token_proof(v: Verifier, name: str, supply: int) -> tuple:
+    """What the rules prove of a token's supply, from the bounds alone (no game): (the gives' bound, the
+    tokens on cards, those counted on the cards a give can reach, a finding proving it never short or None)."""
+    claim = f"token '{name}' (supply {supply}) never runs short"
+    proofs = []
+    for b in v.bs:
+        terms = []
+        for site in v._sites(ir.Give, b):
+            if site.node.token != name:
+                continue
+            iv = b.value_at(site, site.node.amount) or (None, None)
+            terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
+        proofs.append(solver.never_exceeds(terms, supply))
+    proof = next((p for p in proofs if p.status != "proved"), proofs[0])
+    held = one = marks = None
+    if proof.status != "proved":  # tokens that lie on cards: bounded by the cards, not by the gives
+        held = [ledger(b, name) for b in v.bs]
+        if all(h is not None and h.most <= supply for h in held):
+            h = max(held, key=lambda h: h.most)
+            return proof, one, marks, Finding(
+                "supplies", name, "proved", claim,
+                f"a player's '{name}' is never more than the {h.field} (above {h.lowest}) of "
+                f"their cards in {h.zone} (an invariant each give, return and change of "
+                f"{h.field} keeps), and the {h.cards} cards that can lie there hold at most "
+                f"{h.most} in all",
+                bounds={"supply": supply, "most_out": h.most})
+        one = [card_tokens(b, name) for b in v.bs]  # one token per card (verify/card_tokens.py)
+        if all(h is not None and h.most <= supply for h in one):
+            h = max(one, key=lambda h: h.most)
+            return proof, one, marks, Finding("supplies", name, "proved", claim, h.reason(),
+                                              bounds={"supply": supply, "most_out": h.most})
+        # ... counted only on the cards a give can reach (verify/marked.py)
+        marks = [marked(b, h) if h is not None else None for b, h in zip(v.bs, one)]
+        if all(m is not None and m.most <= supply for m in marks):
+            k = max(range(len(marks)), key=lambda i: marks[i].most)
+            return proof, one, marks, Finding("supplies", name, "proved", claim, marks[k].reason(one[k]),
+                                              bounds={"supply": supply, "most_out": marks[k].most})
+    return proof, one, marks, None
+
+
+def _may_plan(v: Verifier, proof, marks) -> bool:
+    """Whether check() takes the turn-planned search (should no game seen so far show the supply short)."""
+    return proof.status != "proved" and bool(v.max_games) and marks is not None and None not in marks
+
+
 def check(v: Verifier) -> list[Finding]:
     out = []
     for name, tok in v.t.tokens.items():
         supply = v.t.supply_size(name)
-        proofs = []
-        for b in v.bs:
-            terms = []
-            for site in v._sites(ir.Give, b):
-                if site.node.token != name:
-                    continue
-                iv = b.value_at(site, site.node.amount) or (None, None)
-                terms.append((f"line {site.node.span.line}", iv[0], iv[1], site.firings))
-            proofs.append(solver.never_exceeds(terms, supply))
         rule = f"ruling {tok.short_ruling}" if tok.when_short == "ruling" else tok.when_short
         claim = f"token '{name}' (supply {supply}) never runs short"
-        proof = next((p for p in proofs if p.status != "proved"), proofs[0])
-        held = one = marks = None
-        if proof.status != "proved":  # tokens that lie on cards: bounded by the cards, not by the gives
-            held = [ledger(b, name) for b in v.bs]
-            if all(h is not None and h.most <= supply for h in held):
-                h = max(held, key=lambda h: h.most)
-                out.append(Finding("supplies", name, "proved", claim,
-                                   f"a player's '{name}' is never more than the {h.field} (above {h.lowest}) of "
-                                   f"their cards in {h.zone} (an invariant each give, return and change of "
-                                   f"{h.field} keeps), and the {h.cards} cards that can lie there hold at most "
-                                   f"{h.most} in all",
-                                   bounds={"supply": supply, "most_out": h.most}))
-                continue
-            one = [card_tokens(b, name) for b in v.bs]  # one token per card (verify/card_tokens.py)
-            if all(h is not None and h.most <= supply for h in one):
-                h = max(one, key=lambda h: h.most)
-                out.append(Finding("supplies", name, "proved", claim, h.reason(), bounds={"supply": supply, "most_out": h.most}))
-                continue
-            # ... counted only on the cards a give can reach (verify/marked.py)
-            marks = [marked(b, h) if h is not None else None for b, h in zip(v.bs, one)]
-            if all(m is not None and m.most <= supply for m in marks):
-                k = max(range(len(marks)), key=lambda i: marks[i].most)
-                out.append(Finding("supplies", name, "proved", claim, marks[k].reason(one[k]),
-                                   bounds={"supply": supply, "most_out": marks[k].most}))
-                continue
+        proof, one, marks, proved = _token_proof(v, name, supply)
+        if proved is not None:
+            out.append(proved)
+            continue
         w = _short_supply(v, name)
         # tokens one per card, more cards a give can reach than the supply: cards gathered, then worked
-        planned = proof.status != "proved" and bool(v.max_games) and marks is not None and None not in marks
+        planned = _may_plan(v, proof, marks)
         if w is None and planned:
             _planned_short(v, name, supply)
             w = _short_supply(v, name)
@@ -376,12 +391,18 @@ def _grown_short(v: Verifier, name: str, supply: int, grow, steps_per_game: int,
     tokens out plus what the players hold that a rule turns into tokens.  Observed like the other
     games, so a shortage is marked and replayed as any is."""
     v.progress(f"{what} towards {name} running short")
+    _grown_games(v, name, supply, grow, steps_per_game, lambda rec: observe(v.s, rec, v.t), **more)
+    if time.perf_counter() - v.started >= v.budget:  # the wall-clock limit cut it short, which the output says
+        v.s.cut_short = True
+
+
+def _grown_games(v: Verifier, name: str, supply: int, grow, steps_per_game: int, on_game, **more) -> None:
+    """_grown_short's games, each passed to `on_game`: a function of the spec, the player count, the seed,
+    the number of games and the bounds, of no game played before it."""
     started = v.started
     grow(v.t, stepwise.potential_objective(v.t, name, supply), v.seed, v.max_games * steps_per_game,
          settled=lambda val: val[0] == 1, stop=lambda: time.perf_counter() - started >= v.budget,
-         on_game=lambda rec: observe(v.s, rec, v.t), **more)
-    if time.perf_counter() - started >= v.budget:  # the wall-clock limit cut it short, which the output says
-        v.s.cut_short = True
+         on_game=on_game, **more)
 
 
 def _stepwise_short(v: Verifier, name: str, supply: int) -> None:
@@ -406,10 +427,44 @@ def _planned_short(v: Verifier, name: str, supply: int) -> None:
     """Tokens that lie one per card, where more cards than the supply can take one: a game in
     which every seat's run of decisions is planned as one move (lay the cards out, gather more,
     then work the right ones), a round at a time.  It takes the place of the searches that value
-    one decision at a time, which do not gather first."""
-    _grown_short(v, name, supply, turn_plan.plan, PLANNED_STEPS_PER_GAME, "planning every seat's turns",
-                 hopeless=out_of_pace(supply, v.b.round_bound), chosen=PLANNED_CHOSEN,
-                 first_luck=PLANNED_LUCK)
+    one decision at a time, which do not gather first.  Its games depend on no game played before
+    them: with jobs, planned_ahead played them in another process, and they are observed here in
+    the order they were played (the same findings for any number of jobs)."""
+    ahead = v.planned_ahead().get(name)
+    if ahead is None:
+        _grown_short(v, name, supply, turn_plan.plan, PLANNED_STEPS_PER_GAME, "planning every seat's turns",
+                     **_plan_options(v, supply))
+        return
+    v.progress(f"planning every seat's turns towards {name} running short")
+    for rec in ahead:
+        rec.state.t = v.t  # a record from another process comes back without the tables
+        observe(v.s, rec, v.t)
+    if time.perf_counter() - v.started >= v.budget:  # the wall-clock limit cut it short, which the output says
+        v.s.cut_short = True
+
+
+def _plan_options(v: Verifier, supply: int) -> dict:
+    return dict(hopeless=out_of_pace(supply, v.b.round_bound), chosen=PLANNED_CHOSEN, first_luck=PLANNED_LUCK)
+
+
+def planned_games(v: Verifier) -> dict:
+    """Every token's turn-planned games (those _planned_short plays), for each token whose proofs
+    leave the search to be taken should the games seen not show it short: token -> the games, in the
+    order played.  A token whose search breaks a rule is left out (played again where it is wanted)."""
+    out = {}
+    for name in v.t.tokens:
+        supply = v.t.supply_size(name)
+        proof, _, marks, proved = _token_proof(v, name, supply)
+        if proved is not None or not _may_plan(v, proof, marks):
+            continue
+        games: list = []
+        try:
+            _grown_games(v, name, supply, turn_plan.plan, PLANNED_STEPS_PER_GAME, games.append,
+                         **_plan_options(v, supply))
+        except Exception:  # noqa: BLE001 - where it is wanted the search runs again and says what broke
+            continue
+        out[name] = games
+    return out
 
 
 # the turn-planned search gives up where its pace cannot reach a shortage: from the second round's end

@@ -130,3 +130,36 @@ def test_pitmaster_roast_tokens_are_counted_on_main_dishes():
         b = Bounds(api.tables(spec, n))
         m = marked(b, card_tokens(b, "roast_token"))
         assert (m.field, m.value, m.setup, m.rounds, m.most) == ("role", "main_dish", setup, 16, setup + 16)
+
+
+def test_the_turn_planned_search_played_in_another_process_gives_the_same_findings(tmp_path, monkeypatch):
+    """With two jobs the turn-planned shortage search runs in a process of its own and the findings are those of one job."""
+    import pytest
+
+    from soan.interpreter.play import _can_fork
+    from soan.verify import supplies, turn_plan
+
+    if not _can_fork():
+        pytest.skip("no fork here: the search runs in this process whatever the jobs")
+    spec = api.compile_text(table_spec(6), "t.soan")
+    t = api.tables(spec, 2)
+    here = []
+    plan = turn_plan.plan
+
+    def counted(*a, **k):
+        here.append(1)  # appended in the process that plays the search (a child's list is its own)
+        return plan(*a, **k)
+
+    monkeypatch.setattr(supplies.turn_plan, "plan", counted)
+    out = {}
+    for jobs in (1, 2):
+        here.clear()
+        r = verify(t, 600.0, 0, {"supplies"}, witness_dir=tmp_path / str(jobs), max_games=8, jobs=jobs)
+        r["search"].pop("seconds")
+        for f in r["findings"]:
+            f["witness"] = f["witness"] and Path(f["witness"]).name
+        out[jobs] = (r, len(here))
+    assert out[1][1] == 1  # one job: the search ran here, as check() wanted it
+    assert out[2][1] == 0  # two: it ran in the other process, and its game was taken from there
+    assert out[1][0] == out[2][0]
+    assert {f["subject"]: f["verdict"] for f in out[1][0]["findings"]}["mark"] == "witnessed"
