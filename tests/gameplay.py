@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from soan import api
-from soan.interpreter.state import CHANCE, State
+from soan.interpreter.state import CHANCE, Decision, State
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,3 +84,17 @@ def play_random(tables, seed: int, check: Callable[[State], None] = check_core_i
         steps += 1
         assert steps < max_steps, "the game did not end"
     return s
+
+
+def decision_states(spec: str, n: int, seed: int):
+    """States at every decision of one random game of the spec at `spec` (a path) for n players, random moves
+    and draws from `seed`; each state is the game itself, moved on once the caller is done with it."""
+    t = api.tables(api.load(spec), n)
+    st = State(t).start()
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        if isinstance(st.pending, Decision):
+            yield st
+            st.apply(rng.randrange(len(st.pending.moves)))
+        else:
+            st.apply_chance(st.sample_chance(rng))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from soan import api
+from gameplay import decision_states
 from soan.interpreter.bots import determinize
-from soan.interpreter.state import Chance, Decision, LazyChance, LazyDecision, State
+from soan.interpreter.state import Chance, Decision, LazyChance, LazyDecision
 
 SPECS = ("specs/kitano-20.soan", "specs/hibachi.soan")
 
@@ -17,24 +17,13 @@ def _moves(d) -> list[tuple]:
     return [(m.label, m.value, m.sort_key) for m in d.moves]
 
 
-def _walk(spec: str, n: int, seed: int):
-    """States at every decision of one random game (random moves and draws from `seed`)."""
-    t = api.tables(api.load(spec), n)
-    st = State(t).start()
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        if isinstance(st.pending, Decision):
-            yield st
-            st.apply(rng.randrange(len(st.pending.moves)))
-        else:
-            st.apply_chance(st.sample_chance(rng))
 
 
 def test_lazy_copies_offer_the_moves_an_eager_copy_offers():
     """After every move of every decision of a game, a lazy copy's next decision offers the eager copy's moves."""
     lazy_seen = subsets_seen = 0
     for spec, n in ((SPECS[0], 4), (SPECS[1], 2)):
-        for st in _walk(spec, n, 3):
+        for st in decision_states(spec, n, 3):
             for i in range(len(st.pending.moves)):
                 eager, lazy = st.clone(), st.clone()
                 lazy.lazy_moves = True
@@ -53,7 +42,7 @@ def test_lazy_copies_offer_the_moves_an_eager_copy_offers():
 def test_a_copy_reads_the_moves_of_the_state_it_was_made_from():
     """A lazy decision copied, then its hidden cards re-dealt, offers the moves the state offered before the deal."""
     checked = 0
-    for st in _walk(SPECS[0], 4, 5):
+    for st in decision_states(SPECS[0], 4, 5):
         if len(st.pending.moves) < 2:
             continue
         lazy = st.clone()
@@ -75,7 +64,7 @@ def test_lazy_picks_offer_the_outcomes_an_eager_copy_offers():
     """After every move of a game, a lazy copy's random pick has the eager copy's outcomes, values and draw."""
     picks = 0
     for spec, n in (("specs/hibachi.soan", 2), ("specs/bbqp-9.soan", 3)):
-        for st in _walk(spec, n, 4):
+        for st in decision_states(spec, n, 4):
             for i in range(len(st.pending.moves)):
                 eager, lazy = st.clone(), st.clone()
                 lazy.lazy_moves = True

@@ -5,23 +5,12 @@ from __future__ import annotations
 
 import random
 
-from soan import api
+from gameplay import decision_states
 from soan.interpreter.state import Decision, State
 
 SPECS = (("specs/kitano-20.soan", 4), ("specs/hibachi.soan", 2), ("specs/bbqp-9.soan", 3))
 
 
-def _walk(spec: str, n: int, seed: int):
-    """States at every decision of one random game (random moves and draws from `seed`)."""
-    t = api.tables(api.load(spec), n)
-    st = State(t).start()
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        if isinstance(st.pending, Decision):
-            yield st
-            st.apply(rng.randrange(len(st.pending.moves)))
-        else:
-            st.apply_chance(st.sample_chance(rng))
 
 
 def _finished(f) -> bool:
@@ -53,7 +42,7 @@ def test_a_lean_copy_plays_on_as_a_full_copy():
     and end in the same state, however many frames the lean one left out."""
     left_out = 0
     for spec, n in SPECS:
-        for k, st in enumerate(_walk(spec, n, 11)):
+        for k, st in enumerate(decision_states(spec, n, 11)):
             st.lazy_moves = True
             lean = st.clone()
             st.lazy_moves = False
@@ -73,7 +62,7 @@ def test_frames_with_a_loop_to_go_are_kept():
     """A loop's frame whose body has run to its end (its pass over, the loop not) is never left out of a lean copy."""
     kept = 0
     for spec, n in SPECS[:1]:
-        for st in _walk(spec, n, 4):
+        for st in decision_states(spec, n, 4):
             st.lazy_moves = True
             lean = st.clone()
             st.lazy_moves = False

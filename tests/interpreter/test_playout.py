@@ -33,8 +33,9 @@ winner among p in players by vp(p) desc else draw
 """
 
 
-def _first_moves(bot: str) -> list[str]:
-    t = api.tables(compile_text(TRAP, "trap.soan"), 2)
+def _first_moves(bot: str, text: str = TRAP, name: str = "trap.soan") -> list[str]:
+    """The first move of `bot` (seat 1, against greedy) in ten seeded games of a trap spec, each game's winners checked."""
+    t = api.tables(compile_text(text, name), 2)
     moves = []
     for seed in range(10):
         rec = api.play(t, seed, [bot, "greedy"])
@@ -149,13 +150,7 @@ winner among p in players by vp(p) desc else draw
 
 
 def _slow_trap_first_moves(bot: str) -> list[str]:
-    t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
-    moves = []
-    for seed in range(10):
-        rec = api.play(t, seed, [bot, "greedy"])
-        moves.append(rec.log["steps"][0]["move"])
-        assert rec.result["winners"] == (["P1", "P2"] if moves[-1] == "safe" else ["P2"])
-    return moves
+    return _first_moves(bot, SLOW_TRAP, "slow_trap.soan")
 
 
 def test_mast_playouts_learn_the_reply_random_playouts_miss():
