@@ -1,5 +1,5 @@
 """CPU time of greedy games on one spec: one warm-up game (seed 999), then `games` games of seeds 1000.. with every
-seat greedy, timed with time.process_time; also how many endings ran for real (evaluate.finish_now calls) a game.
+seat greedy, timed with time.process_time; also how many endings ran for real (evaluate.finish_now or Evaluator._score calls) a game.
 Run it with each version's Python, alternating, to compare two versions on a loaded machine:
 
     python benchmarks/greedy_cpu.py specs/pitmaster-20.soan 3 --games 3
@@ -32,6 +32,14 @@ def main(argv=None) -> int:
         return real(*args, **kw)
 
     evaluate.finish_now = counting
+    # a scoring remembered a pass at a time (reads.scoring_plan) runs through Evaluator._score, not finish_now
+    real_score = evaluate.Evaluator._score
+
+    def counting_score(self, *args, **kw):
+        calls[0] += 1
+        return real_score(self, *args, **kw)
+
+    evaluate.Evaluator._score = counting_score
     t0 = time.process_time()
     for seed in range(1000, 1000 + a.games):
         api.play(t, seed, bots)
