@@ -723,6 +723,10 @@ class ExprCodegen:
         if e.func == "vp":
             p = self.gen(e.args[0], scope)
             if len(e.args) == 1:
+                if self.t.scores and p not in self._ids and re.fullmatch(r"[A-Za-z_]\w*", p):
+                    # a player held in a name: State.total_vp's sum inline, its columns in the same order (whole
+                    # numbers, so the same total), without a call
+                    return "(" + " + ".join(f"st.vp[{name!r}][{p}.i]" for name in self.t.scores) + ")"
                 return f"st.total_vp(({p}).i)"
             return f"st.vp[{self.gen(e.args[1], scope)}][({p}).i]"
         if e.func == "position":
