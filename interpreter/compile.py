@@ -1144,10 +1144,12 @@ def _deferred_plan(n: int, lo, hi, span) -> bool | None:
     hi = min(hi, n)
     if hi < lo:
         return False
-    most = 0
+    limit, most = MAX_SUBSETS + (1 if lo <= 0 else 0), 0
     for k in range(max(lo, 0), hi + 1):
         most += math.comb(n, k)
-    return True if most <= MAX_SUBSETS + (1 if lo <= 0 else 0) else None
+        if most > limit:  # (the count only grows: the rest need not be added)
+            return None
+    return True
 
 
 def classed_selections(view, items, chooser: int, lo: int, hi: int, span) -> tuple:
