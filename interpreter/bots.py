@@ -276,28 +276,31 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         if not (known[cid] if facedown[cid] else sees[loc[cid]] | known[cid]) & bit:
             groups.setdefault(kinds[cid], []).append(cid)
     mapping: dict[int, int] = {}
-    for ids in groups.values():
+    # the columns read below are the original's (`state`, which nothing here changes), so none is copied first
+    old_loc, old_cs, old_fd, old_known, old_zones = state.loc, state.cs, state.facedown, state.known, state.zones
+    zones, loc, cs, fd, kn = s.zones, s.loc, s.cs, s.facedown, s.known
+    states = t.kind_states
+    for (kind, _), ids in groups.items():
         if len(ids) < 2:
             continue
         perm = list(ids)
         rng.shuffle(perm)
-        for old, new in zip(ids, perm):
-            if old != new:
-                mapping[old] = new
+        pairs = [(old, new) for old, new in zip(ids, perm) if old != new]
+        for old, new in pairs:
+            mapping[old] = new
+            slot = old_loc[old]
+            zones[slot][old_zones[slot].index(old)] = new
+            loc[new] = slot
+            fd[new] = old_fd[old]
+            kn[new] = old_known[old]
+        # card states stay with the position, a column at a time; only the kind's own states: a card never holds a
+        # state its kind lacks (its column is none there, for every card of the kind, and no write can set it)
+        for k in states[kind]:
+            col, was = cs[k], old_cs[k]
+            for old, new in pairs:
+                col[new] = was[old]
     if not mapping:
         return s
-    old_loc = list(s.loc)
-    old_cs = {k: list(v) for k, v in s.cs.items()}
-    old_fd, old_known = list(s.facedown), list(s.known)
-    for old, new in mapping.items():
-        slot = old_loc[old]
-        zone = s.zones[slot]
-        zone[state.zones[slot].index(old)] = new
-        s.loc[new] = slot
-        for k in s.cs:
-            s.cs[k][new] = old_cs[k][old]
-        s.facedown[new] = old_fd[old]
-        s.known[new] = old_known[old]
     C = t.C
 
     def remap(v):

@@ -506,14 +506,15 @@ class ExprCodegen:
         return self._agg(e, scope)
 
     def _zone_agg(self, e, scope) -> str | None:
-        """count/size, or sum/max/min of a value, over a zone's cards where every use of the card is one
-        of its attributes: looped over the zone's card ids, each attribute read from a column, instead of
-        making a card per id and reading it through the general getter.  Guarded by the zone really being
-        one (the object a player); anything else runs the general expression."""
+        """count/size, or sum/max/min/distinct/first/last of a value, over a zone's cards where every use of the
+        card is one of its attributes: looped over the zone's card ids, each attribute read from a column, instead
+        of making a card per id and reading it through the general getter (the same values, in the same order, to
+        the same aggregate).  Guarded by the zone really being one (the object a player); anything else runs the
+        general expression."""
         if e.func in ("count", "size"):
             if e.value is not None:
                 return None
-        elif e.func not in ("sum", "max", "min") or e.value is None:
+        elif e.func not in ("sum", "max", "min", "distinct", "first", "last") or e.value is None:
             return None
         zone = None if self._no_fast else self._zone_ids(e.coll, scope)
         if zone is None:
@@ -722,6 +723,10 @@ class ExprCodegen:
         if e.func == "vp":
             p = self.gen(e.args[0], scope)
             if len(e.args) == 1:
+                if self.t.scores and p not in self._ids and re.fullmatch(r"[A-Za-z_]\w*", p):
+                    # a player held in a name: State.total_vp's sum inline, its columns in the same order (whole
+                    # numbers, so the same total), without a call
+                    return "(" + " + ".join(f"st.vp[{name!r}][{p}.i]" for name in self.t.scores) + ")"
                 return f"st.total_vp(({p}).i)"
             return f"st.vp[{self.gen(e.args[1], scope)}][({p}).i]"
         if e.func == "position":

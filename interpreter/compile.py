@@ -7,6 +7,7 @@ the machine at a decision or a chance event by setting `state.pending`.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from functools import lru_cache
@@ -623,9 +624,24 @@ class RuleCompiler:
                     st.pending = Decision(p, tuple(moves), var, env, body, orelse, None, prompt, sim, site)
                     return
             else:
-                classes = item_classes(st, items, p)
-                lo = 0 if lo_f is None else lo_f(st, env)
-                hi = hi_f(st, env)
+                if st.lazy_moves and pass_if is None and _all_cards(items):
+                    # a bot's copy choosing among cards: the items' classes (their labels) made only when the moves
+                    # are read, where subset_plan's checks can be made now without them (_deferred_plan)
+                    lo = 0 if lo_f is None else lo_f(st, env)
+                    hi = hi_f(st, env)
+                    deferred = _deferred_plan(len(items), lo, hi, span)
+                    if deferred is not None:
+                        if deferred:
+                            st.pending = LazyDecision(p, classed_selections, (LabelView(st), items, p, lo, hi, span),
+                                                      var, env, body, orelse, prompt, sim, site)
+                            return
+                        decide(st, f, p, [], var, body, None, True)
+                        return
+                    classes = item_classes(st, items, p)
+                else:
+                    classes = item_classes(st, items, p)
+                    lo = 0 if lo_f is None else lo_f(st, env)
+                    hi = hi_f(st, env)
                 if st.lazy_moves and pass_if is None:  # a bot's copy: the selections made when read
                     plan = subset_plan(classes, lo, hi, span)  # the bounds checked, and emptiness known, at once
                     if plan is not None:
@@ -1108,6 +1124,38 @@ def subset_plan(classes, lo, hi, span) -> tuple | None:
 def _planned(plan) -> list[Move]:
     members, labels, sizes, lo, hi = plan
     return [_Selection(label, key, members, taken) for label, taken, key in _labelled(labels, sizes, lo, hi)]
+
+
+def _all_cards(items) -> bool:
+    """Whether every item is a card (item_classes then only reads what a LabelView holds, and raises nothing)."""
+    for x in items:
+        if type(x) is not CardRef:
+            return False
+    return True
+
+
+def _deferred_plan(n: int, lo, hi, span) -> bool | None:
+    """What subset_plan would decide for n cards without their classes, where it can: its bounds' error, False where
+    no selection is possible (hi, cut to n, below lo), True where some is and the selections cannot pass
+    MAX_SUBSETS (counted as if no two cards were alike: cards alike only make fewer), None where they might (then
+    the classes are needed now, to raise the error where subset_plan raises it)."""
+    if not isinstance(lo, int) or not isinstance(hi, int):
+        raise SpecRuntimeError(f"a choice needs whole-number bounds, got {fmt(lo)} and {fmt(hi)}", span)
+    hi = min(hi, n)
+    if hi < lo:
+        return False
+    limit, most = MAX_SUBSETS + (1 if lo <= 0 else 0), 0
+    for k in range(max(lo, 0), hi + 1):
+        most += math.comb(n, k)
+        if most > limit:  # (the count only grows: the rest need not be added)
+            return None
+    return True
+
+
+def classed_selections(view, items, chooser: int, lo: int, hi: int, span) -> tuple:
+    """planned_selections of the items' classes, made from a LabelView of the state the choice was made in (the
+    choice op's lazy path for cards, _deferred_plan: the plan is known to exist and its checks to pass)."""
+    return tuple(_planned(subset_plan(item_classes(view, items, chooser), lo, hi, span)))
 
 
 def planned_selections(plan) -> tuple:
