@@ -543,29 +543,41 @@ class Verifier:
         loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
                  if lo.status == hi.status == "proved" and hi.value > 0
                  and self._fit_of(f"item:{name}", item_bounds) == "loose"]
+        # a penalty (never above 0) is loose at its minimum: the one-seat plans aim at that too
+        penalties = [(name, -1, lo.value) for name, (lo, hi) in item_bounds.items()
+                     if lo.status == hi.status == "proved" and hi.value <= 0 and lo.value < 0
+                     and self._fit_of(f"item:{name}", item_bounds) == "loose"]
         lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
         shortest = min(lengths, default=0)
-        if not loose or not shortest:
+        if not (loose or penalties) or not shortest:
             return
-        self.progress("planning games turn by turn towards loose score items")
         g = self.max_games
         # every seat planned while a game fits one item's share and the games, as long as the longest seen,
         # cover at least half the loose items; past that (long games, many items), one seat planned for
         # about half the steps
-        if shortest * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME \
-                and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= len(loose):
+        every_seat = shortest * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME \
+            and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= len(loose)
+        if every_seat and not loose:  # the every-seat plans aim at maxima only
+            return
+        self.progress("planning games turn by turn towards loose score items")
+        if every_seat:
             found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                          self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                          lambda rec: observe(self.s, rec, self.t),
                                          stop=lambda: time.perf_counter() - self.started >= self.budget,
                                          wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
         else:
-            found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+            signs = {name: sign for name, sign, _ in loose + penalties}
+
+            def best_game(name):
+                table = self.s.best if signs[name] > 0 else self.s.worst
+                return table[f"item:{name}"][1].record if f"item:{name}" in table else None
+            found = seat_plan.plan_focused(self.t, loose + penalties,
+                                           lambda name, sign: self._seen(f"item:{name}", sign),
                                            self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
                                            lambda rec: observe(self.s, rec, self.t),
                                            stop=lambda: time.perf_counter() - self.started >= self.budget,
-                                           best_game=lambda name: self.s.best[f"item:{name}"][1].record
-                                           if f"item:{name}" in self.s.best else None)
+                                           best_game=best_game)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:
