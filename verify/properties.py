@@ -97,6 +97,7 @@ class Verifier:
         self.max_games = max_games
         self.uses = parameter_uses(self.spec, tables.n)  # a read under a seat not at the table is no read
         self._saved: dict[int, str] = {}
+        self._penalties_planned = False  # loose penalties left by the climbs to the one-seat plans
         self._rulings: dict | None = None
         self._ruling_pairs: dict = {}  # ruling -> its witness games (see _ruling_games)
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
@@ -520,6 +521,15 @@ class Verifier:
                 continue
             sign, bound = (1, hi.value) if hi.value > 0 else (-1, lo.value)
             loose.append((name, sign, bound))
+        # where the games are planned for one seat, a penalty's minimum is left to those plans (one planned
+        # game in place of a climb of 3 x --games)
+        # (its work taken from the climbs' total: one climb's games for each)
+        self._penalties_planned = self._one_seat_plans(sum(sign > 0 for _, sign, _ in loose))
+        g = self.max_games
+        total = g * WITNESS_TOTAL_PER_GAME
+        if self._penalties_planned:
+            total -= g * WITNESS_EVALS_PER_GAME * sum(sign < 0 for _, sign, _ in loose)
+            loose = [x for x in loose if x[1] > 0]
         if not loose:
             return
         self.progress("climbing towards loose score items")
@@ -528,9 +538,8 @@ class Verifier:
             return [w.record for key in (f"item:{name}", "total")
                     for table in ((self.s.best,) if sign > 0 else (self.s.worst, self.s.best))
                     for _, w in [table[key]] if key in table]
-        g = self.max_games
         found = item_witness.climb_loose(self.t, loose, best_games, lambda name, sign: self._seen(f"item:{name}", sign),
-                                         self.seed, g * WITNESS_EVALS_PER_GAME, g * WITNESS_TOTAL_PER_GAME,
+                                         self.seed, g * WITNESS_EVALS_PER_GAME, total,
                                          g * WITNESS_PATIENCE_PER_GAME, lambda rec: observe(self.s, rec, self.t), climb,
                                          jobs=self.jobs, stop=lambda: time.perf_counter() - self.started >= self.budget)
         if time.perf_counter() - self.started >= self.budget:
@@ -539,49 +548,60 @@ class Verifier:
             _absorb_result(self.s, rec, self.t)
 
     def _plan_items(self, item_bounds) -> None:
-        """Items still loose after the climbs: a game planned turn by turn for each (verify/item_plan.py)."""
+        """Items still loose after the climbs: a game planned turn by turn for each (verify/item_plan.py),
+        or for one seat (verify/seat_plan.py), which also aims at a loose penalty's minimum."""
         loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
                  if lo.status == hi.status == "proved" and hi.value > 0
                  and self._fit_of(f"item:{name}", item_bounds) == "loose"]
-        # a penalty (never above 0) is loose at its minimum: the one-seat plans aim at that too
+        # a penalty (never above 0) is loose at its minimum; where the climbs left it to the one-seat plans
         penalties = [(name, -1, lo.value) for name, (lo, hi) in item_bounds.items()
                      if lo.status == hi.status == "proved" and hi.value <= 0 and lo.value < 0
-                     and self._fit_of(f"item:{name}", item_bounds) == "loose"]
+                     and self._fit_of(f"item:{name}", item_bounds) == "loose"] \
+            if getattr(self, "_penalties_planned", False) else []
         lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
         shortest = min(lengths, default=0)
         if not (loose or penalties) or not shortest:
             return
+        self.progress("planning games turn by turn towards loose score items")
         g = self.max_games
+        found = []
         # every seat planned while a game fits one item's share and the games, as long as the longest seen,
         # cover at least half the loose items; past that (long games, many items), one seat planned for
         # about half the steps
-        every_seat = shortest * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME \
-            and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= len(loose)
-        if every_seat and not loose:  # the every-seat plans aim at maxima only
-            return
-        self.progress("planning games turn by turn towards loose score items")
-        if every_seat:
+        if loose and not self._one_seat_plans(len(loose)):
             found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                          self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                          lambda rec: observe(self.s, rec, self.t),
                                          stop=lambda: time.perf_counter() - self.started >= self.budget,
                                          wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
-        else:
+            loose = []  # the every-seat plans aim at maxima only
+        if loose or penalties:
             signs = {name: sign for name, sign, _ in loose + penalties}
 
             def best_game(name):
                 table = self.s.best if signs[name] > 0 else self.s.worst
                 return table[f"item:{name}"][1].record if f"item:{name}" in table else None
-            found = seat_plan.plan_focused(self.t, loose + penalties,
-                                           lambda name, sign: self._seen(f"item:{name}", sign),
-                                           self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
-                                           lambda rec: observe(self.s, rec, self.t),
-                                           stop=lambda: time.perf_counter() - self.started >= self.budget,
-                                           best_game=best_game)
+            found += seat_plan.plan_focused(self.t, loose + penalties,
+                                            lambda name, sign: self._seen(f"item:{name}", sign),
+                                            self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
+                                            lambda rec: observe(self.s, rec, self.t),
+                                            stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                            best_game=best_game)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:
             _absorb_result(self.s, rec, self.t)
+
+    def _one_seat_plans(self, n_loose: int) -> bool:
+        """Whether loose items get games planned for one seat (verify/seat_plan.py) rather than for every
+        seat (verify/item_plan.py): where a game does not fit one item's share, or where the games, as
+        long as the longest seen, cover fewer than half the `n_loose` loose maxima."""
+        lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
+        if not lengths:
+            return False
+        g = self.max_games
+        return not (min(lengths) * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME
+                    and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= n_loose)
 
     def _fit_of(self, key: str, item_bounds) -> str | None:
         """An item's fit as the games seen so far stand (None for the total or an unproved range)."""

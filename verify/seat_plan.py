@@ -80,22 +80,27 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
     """Focused planned games for each loose item (name, sign, proved bound: sign 1 a maximum, -1 a
     penalty's minimum, the bound then below 0; the nearest to 'within 2x' first) while the item's
     `max_each` steps cover another game of `game_length` decisions (STEPS_PER_DECISION each; a game
-    planned from a later round, the share of its rounds left) and all of them `max_steps`, stopping once
-    the item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen at the
+    planned from a later round, the share of its rounds left) and all the maxima `max_steps` (a penalty
+    has its `max_each` to itself), stopping once the item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen at the
     end it is aimed at (asked again before each plan, so a planned game that beat it is the next one's):
     the first plan keeps its setup (the deal and the opening choices that served it) and focuses the
     seat that scored the item there; then, in turn, one keeps its first half of rounds too and plans the
     rest with other luck (the game that planned on from a good start is often better than a new one),
     and one starts from a fresh deal, seat 2, 3, ... focused (other deals, other games by the way),
     MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2, ..., each from a fresh deal.  The
-    items fewest points short of half their bound go first.  Returns the games that beat the best seen:
+    maxima fewest points short of half their bound go first, the penalties after them.  Returns the games that beat the best seen:
     (item, value, game), the best per item."""
     need = game_length * STEPS_PER_DECISION
-    order = sorted((x for x in items if x[1] * x[2] > 0),
-                   key=lambda x: -(-x[1] * x[2] // 2) - x[1] * (seen(x[0], x[1]) or 0))
+    # the maxima first, sharing `max_steps`, the nearest to half their bound first; then each penalty with a
+    # share of its own (the maxima's plans are the same with or without them)
+    order = sorted((x for x in items if x[1] > 0 and x[2] > 0),
+                   key=lambda x: -(-x[2] // 2) - (seen(x[0], x[1]) or 0))
+    order += [x for x in items if x[1] < 0 and x[2] < 0]
     out = []
     left = max_steps
     for name, sign, bound in order:
+        if sign < 0:
+            left = max_each
         goal = -(-sign * bound // 2)  # half the bound's size, rounded up, in the item times sign
         used = 0
         found_best = None
