@@ -125,9 +125,12 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
             if min(left, max_each - used) < share:
                 break
             spent = [0]
+            # a maximum reached stops the planning (the rest played out at random); a penalty is planned to
+            # the end, as the play after it can undo what it counts (a raw dish roasted, say)
+            settled = (lambda v, goal=goal: v[0] >= goal) if sign > 0 else None
             found = turn_plan.plan(tables, seat_state_value(tables, name, seat, sign), seed + k,
                                    min(max_each - used, left),
-                                   settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
+                                   settled=settled, stop=stop, on_game=on_game,
                                    spent=spent, leaves=LEAVES, tries=1,
                                    leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start,
                                    again=AGAIN)
