@@ -597,7 +597,7 @@ class Verifier:
         seat (verify/item_plan.py): where a game does not fit one item's share, or where the games, as
         long as the longest seen, cover fewer than half the `n_loose` loose maxima."""
         lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
-        if not lengths:
+        if not lengths or not min(lengths):  # no game to plan from
             return False
         g = self.max_games
         return not (min(lengths) * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME
