@@ -17,7 +17,9 @@ game so far from its half-way round, one tries the next seat from a fresh deal. 
 than the score: what the item's awards would count were the card states they count at their tops
 (item_witness.at_top: a card held for what it can become), and a round whose end falls below what
 it reached is played again (turn_plan.plan's `again`: the rules' own steps at a round's end, which
-no run sees, can take back what the runs built).
+no run sees, can take back what the runs built).  A loose penalty is planned the same way towards its
+minimum (the item negated), after the maxima and with a share of its own, each plan played to the
+game's end (a penalty reached at a round's end is easily undone by the random play-out after it).
 
 The search is a guide only: every game it returns is a real game, recorded as played, observed
 and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
@@ -78,18 +80,18 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
                  stop: Callable[[], bool] | None = None,
                  best_game: Callable[[str], GameRecord | None] | None = None) -> list[tuple[str, int, GameRecord]]:
     """Focused planned games for each loose item (name, sign, proved bound: sign 1 a maximum, -1 a
-    penalty's minimum, the bound then below 0; the nearest to 'within 2x' first) while the item's
-    `max_each` steps cover another game of `game_length` decisions (STEPS_PER_DECISION each; a game
-    planned from a later round, the share of its rounds left) and all the maxima `max_steps` (a penalty
-    has its `max_each` to itself), stopping once the item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen at the
-    end it is aimed at (asked again before each plan, so a planned game that beat it is the next one's):
-    the first plan keeps its setup (the deal and the opening choices that served it) and focuses the
-    seat that scored the item there; then, in turn, one keeps its first half of rounds too and plans the
-    rest with other luck (the game that planned on from a good start is often better than a new one),
-    and one starts from a fresh deal, seat 2, 3, ... focused (other deals, other games by the way),
-    MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2, ..., each from a fresh deal.  The
-    maxima fewest points short of half their bound go first, the penalties after them.  Returns the games that beat the best seen:
-    (item, value, game), the best per item."""
+    penalty's minimum, the bound then below 0) while the item's `max_each` steps cover another game of
+    `game_length` decisions (STEPS_PER_DECISION each; a game planned from a later round, the share of
+    its rounds left) and all the maxima `max_steps` (a penalty has its `max_each` to itself), stopping
+    once the item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen
+    at the end it is aimed at (asked again before each plan, so a planned game that beat it is the next
+    one's): the first plan keeps its setup (the deal and the opening choices that served it) and
+    focuses the seat that scored the item there; then, in turn, one keeps its first half of rounds too
+    and plans the rest with other luck (the game that planned on from a good start is often better than
+    a new one), and one starts from a fresh deal, seat 2, 3, ... focused (other deals, other games by
+    the way), MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2, ..., each from a fresh
+    deal.  The maxima fewest points short of half their bound go first, the penalties after them.
+    Returns the games that beat the best seen: (item, value, game), the best per item."""
     need = game_length * STEPS_PER_DECISION
     # the maxima first, sharing `max_steps`, the nearest to half their bound first; then each penalty with a
     # share of its own (the maxima's plans are the same with or without them)
