@@ -97,7 +97,6 @@ class Verifier:
         self.max_games = max_games
         self.uses = parameter_uses(self.spec, tables.n)  # a read under a seat not at the table is no read
         self._saved: dict[int, str] = {}
-        self._penalties_planned = False  # loose penalties left by the climbs to the one-seat plans
         self._rulings: dict | None = None
         self._ruling_pairs: dict = {}  # ruling -> its witness games (see _ruling_games)
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
@@ -521,15 +520,6 @@ class Verifier:
                 continue
             sign, bound = (1, hi.value) if hi.value > 0 else (-1, lo.value)
             loose.append((name, sign, bound))
-        # where the games are planned for one seat, a penalty's minimum is left to those plans (one planned
-        # game in place of a climb of 3 x --games)
-        # (its work taken from the climbs' total: one climb's games for each)
-        self._penalties_planned = self._one_seat_plans(sum(sign > 0 for _, sign, _ in loose))
-        g = self.max_games
-        total = g * WITNESS_TOTAL_PER_GAME
-        if self._penalties_planned:
-            total -= g * WITNESS_EVALS_PER_GAME * sum(sign < 0 for _, sign, _ in loose)
-            loose = [x for x in loose if x[1] > 0]
         if not loose:
             return
         self.progress("climbing towards loose score items")
@@ -538,8 +528,9 @@ class Verifier:
             return [w.record for key in (f"item:{name}", "total")
                     for table in ((self.s.best,) if sign > 0 else (self.s.worst, self.s.best))
                     for _, w in [table[key]] if key in table]
+        g = self.max_games
         found = item_witness.climb_loose(self.t, loose, best_games, lambda name, sign: self._seen(f"item:{name}", sign),
-                                         self.seed, g * WITNESS_EVALS_PER_GAME, total,
+                                         self.seed, g * WITNESS_EVALS_PER_GAME, g * WITNESS_TOTAL_PER_GAME,
                                          g * WITNESS_PATIENCE_PER_GAME, lambda rec: observe(self.s, rec, self.t), climb,
                                          jobs=self.jobs, stop=lambda: time.perf_counter() - self.started >= self.budget)
         if time.perf_counter() - self.started >= self.budget:
@@ -553,11 +544,11 @@ class Verifier:
         loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
                  if lo.status == hi.status == "proved" and hi.value > 0
                  and self._fit_of(f"item:{name}", item_bounds) == "loose"]
-        # a penalty (never above 0) is loose at its minimum; where the climbs left it to the one-seat plans
+        # a penalty (never above 0) is loose at its minimum: where the maxima are planned for one seat, so is
+        # a penalty still loose after the climbs, last (the games before are as they were)
         penalties = [(name, -1, lo.value) for name, (lo, hi) in item_bounds.items()
                      if lo.status == hi.status == "proved" and hi.value <= 0 and lo.value < 0
-                     and self._fit_of(f"item:{name}", item_bounds) == "loose"] \
-            if getattr(self, "_penalties_planned", False) else []
+                     and self._fit_of(f"item:{name}", item_bounds) == "loose"]
         lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
         shortest = min(lengths, default=0)
         if not (loose or penalties) or not shortest:
@@ -568,8 +559,9 @@ class Verifier:
         # every seat planned while a game fits one item's share and the games, as long as the longest seen,
         # cover at least half the loose items; past that (long games, many items), one seat planned for
         # about half the steps
-        if loose and not self._one_seat_plans(len(loose)):
-            found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+        if not self._one_seat_plans(len(loose)):
+            penalties = []  # the every-seat plans aim at maxima only
+            found = [] if not loose else item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                          self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                          lambda rec: observe(self.s, rec, self.t),
                                          stop=lambda: time.perf_counter() - self.started >= self.budget,
