@@ -561,12 +561,13 @@ class Verifier:
         # about half the steps
         if not self._one_seat_plans(len(loose)):
             penalties = []  # the every-seat plans aim at maxima only
-            found = [] if not loose else item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
-                                         self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
-                                         lambda rec: observe(self.s, rec, self.t),
-                                         stop=lambda: time.perf_counter() - self.started >= self.budget,
-                                         wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
-            loose = []  # the every-seat plans aim at maxima only
+            if loose:
+                found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+                                             self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
+                                             lambda rec: observe(self.s, rec, self.t),
+                                             stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                             wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
+            loose = []
         if loose or penalties:
             signs = {name: sign for name, sign, _ in loose + penalties}
 
