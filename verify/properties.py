@@ -539,37 +539,62 @@ class Verifier:
             _absorb_result(self.s, rec, self.t)
 
     def _plan_items(self, item_bounds) -> None:
-        """Items still loose after the climbs: a game planned turn by turn for each (verify/item_plan.py)."""
+        """Items still loose after the climbs: a game planned turn by turn for each (verify/item_plan.py),
+        or for one seat (verify/seat_plan.py), which also aims at a loose penalty's minimum."""
         loose = [(name, 1, hi.value) for name, (lo, hi) in item_bounds.items()
                  if lo.status == hi.status == "proved" and hi.value > 0
                  and self._fit_of(f"item:{name}", item_bounds) == "loose"]
+        # a penalty (never above 0) is loose at its minimum: where the maxima are planned for one seat, so is
+        # a penalty still loose after the climbs, last (the games before are as they were)
+        penalties = [(name, -1, lo.value) for name, (lo, hi) in item_bounds.items()
+                     if lo.status == hi.status == "proved" and hi.value <= 0 and lo.value < 0
+                     and self._fit_of(f"item:{name}", item_bounds) == "loose"]
         lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
         shortest = min(lengths, default=0)
-        if not loose or not shortest:
+        if not (loose or penalties) or not shortest:
             return
         self.progress("planning games turn by turn towards loose score items")
         g = self.max_games
+        found = []
         # every seat planned while a game fits one item's share and the games, as long as the longest seen,
         # cover at least half the loose items; past that (long games, many items), one seat planned for
         # about half the steps
-        if shortest * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME \
-                and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= len(loose):
-            found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
-                                         self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
-                                         lambda rec: observe(self.s, rec, self.t),
-                                         stop=lambda: time.perf_counter() - self.started >= self.budget,
-                                         wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
-        else:
-            found = seat_plan.plan_focused(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
-                                           self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
-                                           lambda rec: observe(self.s, rec, self.t),
-                                           stop=lambda: time.perf_counter() - self.started >= self.budget,
-                                           best_game=lambda name: self.s.best[f"item:{name}"][1].record
-                                           if f"item:{name}" in self.s.best else None)
+        if not self._one_seat_plans(len(loose)):
+            penalties = []  # the every-seat plans aim at maxima only
+            if loose:
+                found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
+                                             self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
+                                             lambda rec: observe(self.s, rec, self.t),
+                                             stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                             wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
+            loose = []
+        if loose or penalties:
+            signs = {name: sign for name, sign, _ in loose + penalties}
+
+            def best_game(name):
+                table = self.s.best if signs[name] > 0 else self.s.worst
+                return table[f"item:{name}"][1].record if f"item:{name}" in table else None
+            found += seat_plan.plan_focused(self.t, loose + penalties,
+                                            lambda name, sign: self._seen(f"item:{name}", sign),
+                                            self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
+                                            lambda rec: observe(self.s, rec, self.t),
+                                            stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                            best_game=best_game)
         if time.perf_counter() - self.started >= self.budget:
             self.s.cut_short = True
         for _, _, rec in found:
             _absorb_result(self.s, rec, self.t)
+
+    def _one_seat_plans(self, n_loose: int) -> bool:
+        """Whether loose items get games planned for one seat (verify/seat_plan.py) rather than for every
+        seat (verify/item_plan.py): where a game does not fit one item's share, or where the games, as
+        long as the longest seen, cover fewer than half the `n_loose` loose maxima."""
+        lengths = [len(w.record.log["steps"]) for table in (self.s.best, self.s.worst) for _, w in table.values()]
+        if not lengths or not min(lengths):  # no game to plan from
+            return False
+        g = self.max_games
+        return not (min(lengths) * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME
+                    and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= n_loose)
 
     def _fit_of(self, key: str, item_bounds) -> str | None:
         """An item's fit as the games seen so far stand (None for the total or an unproved range)."""

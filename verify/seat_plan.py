@@ -17,7 +17,9 @@ game so far from its half-way round, one tries the next seat from a fresh deal. 
 than the score: what the item's awards would count were the card states they count at their tops
 (item_witness.at_top: a card held for what it can become), and a round whose end falls below what
 it reached is played again (turn_plan.plan's `again`: the rules' own steps at a round's end, which
-no run sees, can take back what the runs built).
+no run sees, can take back what the runs built).  A loose penalty is planned the same way towards its
+minimum (the item negated), after the maxima and with a share of its own, each plan played to the
+game's end (a penalty reached at a round's end is easily undone by the random play-out after it).
 
 The search is a guide only: every game it returns is a real game, recorded as played, observed
 and replayed like any other.  Work is engine steps (moves, chance events and scorings run),
@@ -53,15 +55,16 @@ AGAIN = 2
 STEPS_PER_DECISION = 18
 
 
-def seat_state_value(tables: Tables, name: str, seat: int) -> Callable[[State], tuple]:
-    """A state's value for item `name` at seat `seat`: that seat's item were the game scored now,
-    then its closeness to the item's conditions, what its awards would count were the card states
-    they count at their tops (item_witness.at_top: the cards held for what they can become), its
-    progress towards what the item counts, then minus the other seats' item."""
+def seat_state_value(tables: Tables, name: str, seat: int, sign: int = 1) -> Callable[[State], tuple]:
+    """A state's value for item `name` at seat `seat` (`sign` -1: aimed at its lowest, a penalty): that
+    seat's item (times sign) were the game scored now, then its closeness to the item's conditions, what
+    its awards would count were the card states they count at their tops (item_witness.at_top: the cards
+    held for what they can become; a maximum only), its progress towards what the item counts, then
+    minus the other seats' item (times sign)."""
     close = Closeness(tables, name)
-    top = at_top(tables, name)
+    top = at_top(tables, name) if sign > 0 else None
     progress = item_progress.progress_of(tables, name)
-    scores = item_scores(tables, name)
+    scores = item_scores(tables, name, sign)
 
     def value(st: State) -> tuple:
         vals = scores(st)
@@ -76,34 +79,45 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
                  seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
                  stop: Callable[[], bool] | None = None,
                  best_game: Callable[[str], GameRecord | None] | None = None) -> list[tuple[str, int, GameRecord]]:
-    """Focused planned games for each loose maximum (name, sign, proved bound; the nearest to 'within
-    2x' first) while the item's `max_each` steps cover another game of `game_length` decisions
-    (STEPS_PER_DECISION each; a game planned from a later round, the share of its rounds left) and all
-    of them `max_steps`, stopping once the item reaches half its bound.  `best_game(name)`, where
-    given, is the item's best game seen (asked again before each plan, so a planned game that beat it
-    is the next one's): the first plan keeps its setup (the deal and the opening choices that served
-    it) and focuses the seat that scored the item there; then, in turn, one keeps its first half of
-    rounds too and plans the rest with other luck (the game that planned on from a good start is
-    often better than a new one), and one starts from a fresh deal, seat 2, 3, ... focused (other
-    deals, other games by the way), MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2,
-    ..., each from a fresh deal.  The items fewest points short of half their bound go first.
+    """Focused planned games for each loose item (name, sign, proved bound: sign 1 a maximum, -1 a
+    penalty's minimum, the bound then below 0) while the item's `max_each` steps cover another game of
+    `game_length` decisions (STEPS_PER_DECISION each; a game planned from a later round, the share of
+    its rounds left) and all the maxima `max_steps` (a penalty has its `max_each` to itself), stopping
+    once the item reaches half its bound.  `best_game(name)`, where given, is the item's best game seen
+    at the end it is aimed at (asked again before each plan, so a planned game that beat it is the next
+    one's): the first plan keeps its setup (the deal and the opening choices that served it) and
+    focuses the seat that scored the item there; then, in turn, one keeps its first half of rounds too
+    and plans the rest with other luck (the game that planned on from a good start is often better than
+    a new one), and one starts from a fresh deal, seat 2, 3, ... focused (other deals, other games by
+    the way), MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2, ..., each from a fresh
+    deal.  The maxima fewest points short of half their bound go first, the penalties after them.
     Returns the games that beat the best seen: (item, value, game), the best per item."""
     need = game_length * STEPS_PER_DECISION
-    order = sorted((x for x in items if x[1] > 0), key=lambda x: -(-x[2] // 2) - (seen(x[0], x[1]) or 0))
+    # the maxima first, sharing `max_steps`, the nearest to half their bound first; then each penalty with a
+    # share of its own (the maxima's plans are the same with or without them)
+    order = sorted((x for x in items if x[1] > 0 and x[2] > 0),
+                   key=lambda x: -(-x[2] // 2) - (seen(x[0], x[1]) or 0))
+    order += [x for x in items if x[1] < 0 and x[2] < 0]
     out = []
     left = max_steps
-    for name, _, bound in order:
-        goal = -(-bound // 2)
+    for name, sign, bound in order:
+        if sign < 0:
+            left = max_each
+        goal = -(-sign * bound // 2)  # half the bound's size, rounded up, in the item times sign
         used = 0
-        best = seen(name, 1)
         found_best = None
+        best = seen(name, sign)
+        best = None if best is None else sign * best
+
+        def item_of(rec: GameRecord, i: int, name=name, sign=sign) -> int:
+            return sign * rec.result["breakdown"][f"P{i + 1}"][name]
         for k in range(MAX_PLANS if best_game is not None else tables.n):
             if best is not None and best >= goal or (stop is not None and stop()):
                 break
             seat, start, share = k % tables.n, None, need
             kept = best_game(name) if best_game is not None and (k == 0 or k % 2 == 1) else None
             if kept is not None:
-                seat = max(range(tables.n), key=lambda i: kept.result["breakdown"][f"P{i + 1}"][name])
+                seat = max(range(tables.n), key=lambda i: item_of(kept, i))
                 rounds = kept.result.get("rounds", 0)
                 first = 1 if k == 0 or rounds < 2 else rounds // 2 + 1
                 start = opening_of(tables, kept, first)
@@ -113,8 +127,12 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
             if min(left, max_each - used) < share:
                 break
             spent = [0]
-            found = turn_plan.plan(tables, seat_state_value(tables, name, seat), seed + k, min(max_each - used, left),
-                                   settled=lambda v, goal=goal: v[0] >= goal, stop=stop, on_game=on_game,
+            # a maximum reached stops the planning (the rest played out at random); a penalty is planned to
+            # the end, as the play after it can undo what it counts (a raw dish roasted, say)
+            settled = (lambda v, goal=goal: v[0] >= goal) if sign > 0 else None
+            found = turn_plan.plan(tables, seat_state_value(tables, name, seat, sign), seed + k,
+                                   min(max_each - used, left),
+                                   settled=settled, stop=stop, on_game=on_game,
                                    spent=spent, leaves=LEAVES, tries=1,
                                    leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES, start=start,
                                    again=AGAIN)
@@ -123,11 +141,11 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
             if found is None:
                 continue
             rec = found[1]
-            got = max(rec.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n))
+            got = max(item_of(rec, i) for i in range(tables.n))
             if best is None or got > best:
                 best, found_best = got, rec
         if found_best is not None:
-            out.append((name, best, found_best))
+            out.append((name, sign * best, found_best))
     return out
 
 

@@ -253,3 +253,91 @@ def test_later_plans_keep_the_first_half_of_the_items_best_game_so_far_or_start_
             prefix = seat_plan.opening_of(t, next(bases), 1 if k == 0 else 5)[1]
             assert [s["index"] if "index" in s else s["outcome"] for s in rec.log["steps"][:len(prefix)]] == prefix
         assert replay(t, rec.log).result == rec.result
+
+
+# Each of eight rounds a player picks an apple from the orchard into their basket, sells at the market
+# for 1 VP, or idles one of three ways; at the end each apple in the basket is bruised, -1 VP, as far as
+# the player's points go (the penalty is -min(apples, points)).  By hand its lowest is -4: four picks and
+# four sales, every turn used (a fifth of either leaves the other at 3).  Random play, one turn in five a
+# pick and one a sale, shows -4 in 70 of 5^8 games for a seat (about one in 5,600); a plan aimed at the
+# penalty's minimum picks while the points run ahead and sells while the apples do.
+ORCHARD = """game "Orchard" players 2..2
+enum variety "variety" = apple
+component fruit "fruit" {
+  variety: variety
+}
+zone orchard: shared public unordered
+zone basket: per_player public unordered
+cards fruit in orchard { 16 x variety = apple }
+score sales "sales"
+score bruised "bruised"
+rounds 8 {
+  for p in players { do work(p) }
+}
+procedure work(p) {
+  choose by p "works" {
+    option pick "picks an apple" when count(orchard) > 0 {
+      choose f from orchard by p "picks an apple" { move f to p.basket }
+    }
+    option sell "sells at the market" { award 1 to p for sales }
+    option rest "rests" { }
+    option nap "naps" { }
+    option stroll "strolls" { }
+  }
+}
+scoring {
+  for p in players { award 0 - min(count(p.basket), max(vp(p), 0)) to p for bruised }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _orchard():
+    return api.tables(api.compile_text(ORCHARD, "orchard.soan"), 2)
+
+
+def _lowest(rec) -> int:
+    return min(rec.result["breakdown"][f"P{i}"]["bruised"] for i in (1, 2))
+
+
+def test_random_play_seldom_shows_the_orchards_lowest_penalty():
+    """In 300 random games of the Orchard no seat's bruised apples come to -4, the hand-known lowest."""
+    t = _orchard()
+    assert min(_lowest(api.play(t, seed, ["random", "random"])) for seed in range(300)) > -4
+
+
+def test_a_penalty_gets_plans_aimed_at_its_minimum_which_reach_the_hand_known_lowest_and_replay():
+    """Given the penalty as (name, -1, bound -8), the focused plans reach -4 (the hand-known lowest, half the bound) from at least five of six seeds, each returned as the item's value and game, and the game replays to it; the focused seat's penalty is the lowest of the table."""
+    t = _orchard()
+    reached = 0
+    for seed in range(6):
+        played: list = []
+        found = seat_plan.plan_focused(t, [("bruised", -1, -8)], lambda name, sign: 0, seed, 100_000, 100_000, 16,
+                                       played.append)
+        assert played and all(replay(t, rec.log).result == rec.result for rec in played)
+        if found:
+            name, value, rec = found[0]
+            assert name == "bruised" and value == _lowest(rec) == _lowest(replay(t, rec.log)) < 0
+            reached += value == -4
+    assert reached >= 5
+
+
+def test_a_penalty_already_at_half_its_bound_or_a_bound_of_the_wrong_sign_plans_nothing():
+    """With -4 seen against a bound of -8 (half reached) nothing is planned or played; a penalty given with a bound above 0, or a maximum with one below, is no item to plan."""
+    t = _orchard()
+    played: list = []
+    assert seat_plan.plan_focused(t, [("bruised", -1, -8)], lambda name, sign: -4, 0, 100_000, 100_000, 16,
+                                  played.append) == [] and played == []
+    assert seat_plan.plan_focused(t, [("bruised", -1, 8), ("bruised", 1, -8)], lambda name, sign: 0, 0, 100_000,
+                                  100_000, 16, played.append) == [] and played == []
+
+
+def test_the_first_plan_for_a_penalty_focuses_the_seat_lowest_in_its_worst_game():
+    """Given a game where the second seat's penalty is the lower as the item's worst, the first plan keeps its setup and focuses that seat, whose penalty reaches -4."""
+    t = _orchard()
+    kept = next(rec for rec in (api.play(t, s, ["random", "random"]) for s in range(200))
+                if rec.result["breakdown"]["P2"]["bruised"] < rec.result["breakdown"]["P1"]["bruised"])
+    played: list = []
+    seat_plan.plan_focused(t, [("bruised", -1, -8)], lambda name, sign: 0, 0, 100_000, 100_000, 16,
+                           played.append, best_game=lambda name: kept)
+    assert played[0].result["breakdown"]["P2"]["bruised"] == -4
