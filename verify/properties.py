@@ -100,6 +100,7 @@ class Verifier:
         self._rulings: dict | None = None
         self._ruling_pairs: dict = {}  # ruling -> its witness games (see _ruling_games)
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
+        self.token_proofs: dict = {}  # token -> what the bounds prove of its supply (supplies._token_proof)
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
         # the rulings' paired study depends on nothing else here: with jobs, a process of its own from the start
@@ -122,9 +123,11 @@ class Verifier:
         self.started = time.perf_counter()
         # the supplies' turn-planned searches depend on the bounds alone, on no game the run plays: with jobs,
         # in a process of their own from here, their games taken (and observed in order) where check() wants
-        # them, so the findings are the same for any number of jobs
-        self._plans = Background(lambda: supplies.planned_games(self),
-                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
+        # them, so the findings are the same for any number of jobs; started only where a token wants them
+        # (the token proofs that say so are worked out here once, before the fork, for both processes)
+        wanted = self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only)))
+        names = supplies.planning_tokens(self) if wanted else []
+        self._plans = Background(lambda: supplies.planned_games(self, names), enabled=bool(names))
         self._planned: dict | None = None
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
