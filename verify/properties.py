@@ -59,6 +59,13 @@ PROGRESS_SHAPE = (8, 6, 0, 0)
 # this many games per game of --games in a row raise nothing (on the largest shipped spec such climbs
 # spent 40% of the default run and their last gain came within 500 games)
 TIGHT_PATIENCE_PER_GAME = 3
+# ... and, sooner, after this many games per game of --games in a row that neither raise the item nor add
+# anything the run keeps (a best or worst game of any item, a witness): a game such a climb plays may
+# serve another item or property, so it goes on while its games still do (search.climb's `quiet`).  On
+# the shipped specs at the default work such a climb's longest quiet stretch that still ended in a gain
+# was 199 games (the climbed item itself rose after it, on one spec at 3 players); 1.5 a game would have
+# cut it (benchmarks/README.md, branch s12-pittime)
+TIGHT_QUIET_PER_GAME = 2
 # the climbs aimed at loose items' own values and conditions (verify/item_witness.py): games per game
 # of --games for each item and for all of them, and how many in a row may raise nothing
 WITNESS_EVALS_PER_GAME = 3
@@ -498,9 +505,10 @@ class Verifier:
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
             patience = self.max_games * TIGHT_PATIENCE_PER_GAME if self.max_games and key != "total" else None
+            quiet = self.max_games * TIGHT_QUIET_PER_GAME if patience is not None and not short else None
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
                           on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs,
-                          patience=patience)
+                          patience=patience, quiet=quiet)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is not None:
