@@ -59,6 +59,13 @@ PROGRESS_SHAPE = (8, 6, 0, 0)
 # this many games per game of --games in a row raise nothing (on the largest shipped spec such climbs
 # spent 40% of the default run and their last gain came within 500 games)
 TIGHT_PATIENCE_PER_GAME = 3
+# ... and, sooner, after this many games per game of --games in a row that neither raise the item nor add
+# anything the run keeps (a best or worst game of any item, a witness): a game such a climb plays may
+# serve another item or property, so it goes on while its games still do (search.climb's `quiet`).  On
+# the shipped specs at the default work such a climb's longest quiet stretch that still ended in a gain
+# was 199 games (the climbed item itself rose after it, on one spec at 3 players); 1.5 a game would have
+# cut it (benchmarks/README.md, branch s12-pittime)
+TIGHT_QUIET_PER_GAME = 2
 # the climbs aimed at loose items' own values and conditions (verify/item_witness.py): games per game
 # of --games for each item and for all of them, and how many in a row may raise nothing
 WITNESS_EVALS_PER_GAME = 3
@@ -100,6 +107,7 @@ class Verifier:
         self._rulings: dict | None = None
         self._ruling_pairs: dict = {}  # ruling -> its witness games (see _ruling_games)
         self.rulings_games = SearchResult()  # the rulings study's games, for checking proofs against
+        self.token_proofs: dict = {}  # token -> what the bounds prove of its supply (supplies._token_proof)
 
     def run(self, only: set[str] | None = None) -> tuple[list[Finding], SearchResult]:
         # the rulings' paired study depends on nothing else here: with jobs, a process of its own from the start
@@ -122,9 +130,11 @@ class Verifier:
         self.started = time.perf_counter()
         # the supplies' turn-planned searches depend on the bounds alone, on no game the run plays: with jobs,
         # in a process of their own from here, their games taken (and observed in order) where check() wants
-        # them, so the findings are the same for any number of jobs
-        self._plans = Background(lambda: supplies.planned_games(self),
-                                 enabled=self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only))))
+        # them, so the findings are the same for any number of jobs; started only where a token wants them
+        # (the token proofs that say so are worked out here once, before the fork, for both processes)
+        wanted = self.jobs > 1 and (not only or bool({"supplies", "rulings"} & set(only)))
+        names = supplies.planning_tokens(self) if wanted else []
+        self._plans = Background(lambda: supplies.planned_games(self, names), enabled=bool(names))
         self._planned: dict | None = None
         # 40% of the budget for seeded and targeted games; the rest climbs towards proved bounds
         self.s = search(self.t, self.budget * 0.4, self.seed, self.max_games,
@@ -495,9 +505,10 @@ class Verifier:
             starts = list({id(w.record): w.record for table in (self.s.best, self.s.worst)
                            for _, w in table.values()}.values())
             patience = self.max_games * TIGHT_PATIENCE_PER_GAME if self.max_games and key != "total" else None
+            quiet = self.max_games * TIGHT_QUIET_PER_GAME if patience is not None and not short else None
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
                           on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs,
-                          patience=patience)
+                          patience=patience, quiet=quiet)
             if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
                 self.s.cut_short = True
             if found is not None:

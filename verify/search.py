@@ -248,9 +248,9 @@ def play_course(tables: Tables, course: list, seed: int) -> GameRecord:
 
 def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None], starts: list[GameRecord],
           seed: int, seconds: float | None = None, max_evals: int | None = None,
-          goal: int | None = None, on_game: Callable[[GameRecord], None] | None = None,
+          goal: int | None = None, on_game: Callable[[GameRecord], object] | None = None,
           max_steps: int | None = None, jobs: int = 1, patience: int | None = None, drift: float = 0.5,
-          raise_parts: int = 1) -> tuple[int, GameRecord] | None:
+          raise_parts: int = 1, quiet: int | None = None) -> tuple[int, GameRecord] | None:
     """Hill-climb over whole games towards a higher `value(record)` (its first
     part is what is reported; the second only steers).  Two kinds of step,
     each kept when the game is no worse: random changes to one to three
@@ -260,16 +260,20 @@ def climb(tables: Tables, value: Callable[[GameRecord], tuple[int, float] | None
     starts again from the next start.  Stops at `goal`, or when time,
     evaluations or steps (`max_steps`: the steps of every game it plays, so a
     spec of long games gets fewer of them) run out; deterministic for a given
-    `max_evals` and `max_steps`.  With `jobs` > 1 the games the climb would try next, should the
-    current one not be kept, are played meanwhile in child processes (verify/ahead.py): the same
-    games in the same order, and the same result, for any number of jobs."""
+    `max_evals` and `max_steps`.  `patience`: stop after that many games in a row that raise
+    nothing (the value's first `raise_parts` parts); `quiet`: stop after that many games in a
+    row that raise nothing and for which `on_game` returned nothing true (the caller's way of
+    saying a game added nothing it keeps: no best game, no witness).  With `jobs` > 1 the games
+    the climb would try next, should the current one not be kept, are played meanwhile in child
+    processes (verify/ahead.py): the same games in the same order, and the same result, for any
+    number of jobs."""
     with Workers(functools.partial(course_game, play_course, tables), jobs) as workers:
         return _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps,
-                      Ahead(tables, play_course, workers), patience, drift, raise_parts)
+                      Ahead(tables, play_course, workers), patience, drift, raise_parts, quiet)
 
 
 def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_steps, ahead: Ahead, patience=None,
-           drift=0.5, raise_parts=1):
+           drift=0.5, raise_parts=1, quiet=None):
     rng = random.Random(f"soan/{seed}/climb")
     deadline = None if seconds is None else time.perf_counter() + seconds
     evals = [0]
@@ -280,12 +284,14 @@ def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_s
         return None
     best = list(scored[0])
     raised = [0]  # the evaluation that last raised the best game's first part
+    fresh = [0]  # the evaluation that last raised the value or added something on_game keeps (`quiet`)
 
     def out_of_budget() -> bool:
         return ((deadline is not None and time.perf_counter() > deadline)
                 or (max_evals is not None and evals[0] >= max_evals) or (goal is not None and best[0][0] >= goal)
                 or (max_steps is not None and steps[0] >= max_steps)
-                or (patience is not None and evals[0] - raised[0] >= patience))
+                or (patience is not None and evals[0] - raised[0] >= patience)
+                or (quiet is not None and evals[0] - fresh[0] >= quiet))
 
     def attempt(course, then=None):
         # then(r): what the climb tries next should this course not be kept, drawn from r (see Ahead.play)
@@ -294,12 +300,12 @@ def _climb(tables, value, starts, seed, seconds, max_evals, goal, on_game, max_s
         rec = ahead.play(course, rng.randrange(2**31), rng, then)
         if rec is None:  # a spec error on this course: not a game, not a witness
             return None, None
-        if on_game is not None:
-            on_game(rec)
+        if on_game is not None and on_game(rec):
+            fresh[0] = evals[0]
         v = value(rec)
         if v is not None and v > best[0]:
             if v[:raise_parts] > best[0][:raise_parts]:
-                raised[0] = evals[0]
+                raised[0] = fresh[0] = evals[0]
             best[:] = [v, rec]
         return v, rec
 
@@ -425,10 +431,12 @@ def widths_of(tables: Tables, rec: GameRecord) -> list[int]:
     return out
 
 
-def _keep(table: dict, key, w: Witness) -> None:
+def _keep(table: dict, key, w: Witness) -> bool:
     old = table.get(key)
     if old is None or w.length < old.length:
         table[key] = w
+        return True
+    return False
 
 
 def _absorb(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
@@ -438,23 +446,27 @@ def _absorb(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
     observe(res, rec, tables)
 
 
-def observe(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
+def observe(res: SearchResult, rec: GameRecord, tables: Tables) -> bool:
     """Keep what a game shows (marks, rulings read, extreme scores, its length)
     as witnesses, and for checking every proof against it.  Every game a
-    verify run plays comes through here, constructed ones too."""
+    verify run plays comes through here, constructed ones too.  Returns whether
+    the game changed anything kept (a new or shorter witness, a new extreme)."""
     st = rec.state
+    changed = False
     for key, first in st.first_marks.items():
-        _keep(res.marks, key, Witness(rec, first, key))
+        changed |= _keep(res.marks, key, Witness(rec, first, key))
     length = {"rounds": rec.result.get("rounds", 0),
               "decisions": sum(1 for step in rec.log["steps"] if "move" in step)}
     for k, v in length.items():
         if k not in res.longest or v > res.longest[k][0]:
             res.longest[k] = (v, Witness(rec, len(rec.log["steps"])))
+            changed = True
     for site, passes in st.loop_peak.items():
         if site not in res.loop_peak or passes > res.loop_peak[site][0]:
             res.loop_peak[site] = (passes, Witness(rec, len(rec.log["steps"])))
+            changed = True
     for r in rec.log["consulted_rulings"]:
-        _keep(res.consulted, r, Witness(rec, 0))
+        changed |= _keep(res.consulted, r, Witness(rec, 0))
     result = rec.result
     for i in range(tables.n):
         p = f"P{i + 1}"
@@ -462,8 +474,11 @@ def observe(res: SearchResult, rec: GameRecord, tables: Tables) -> None:
         for k, v in values.items():
             if k not in res.best or v > res.best[k][0]:
                 res.best[k] = (v, Witness(rec, len(rec.log["steps"])))
+                changed = True
             if k not in res.worst or v < res.worst[k][0]:
                 res.worst[k] = (v, Witness(rec, len(rec.log["steps"])))
+                changed = True
+    return changed
 
 
 def loop_passes(site: tuple):

@@ -16,6 +16,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+import attrs
+
 from soan.dsl import ir
 from soan.dsl.analysis import conjuncts, counts_cards_of, parent_blocks, rule_roots
 
@@ -38,7 +40,17 @@ _unconditional = opening_steps
 
 def _token_proof(v: Verifier, name: str, supply: int) -> tuple:
     """What the rules prove of a token's supply, from the bounds alone (no game): (the gives' bound, the
-    tokens on cards, those counted on the cards a give can reach, a finding proving it never short or None)."""
+    tokens on cards, those counted on the cards a give can reach, a finding proving it never short or None).
+    Worked out once a run (remembered on the Verifier: the choice of the tokens to plan, the planned
+    searches' process and check() all ask), the finding handed out as a copy of its own."""
+    memo = v.token_proofs
+    if name not in memo:
+        memo[name] = _prove_token(v, name, supply)
+    proof, one, marks, proved = memo[name]
+    return proof, one, marks, None if proved is None else attrs.evolve(proved, bounds=dict(proved.bounds))
+
+
+def _prove_token(v: Verifier, name: str, supply: int) -> tuple:
     claim = f"token '{name}' (supply {supply}) never runs short"
     proofs = []
     for b in v.bs:
@@ -447,16 +459,24 @@ def _plan_options(v: Verifier, supply: int) -> dict:
     return dict(hopeless=out_of_pace(supply, v.b.round_bound), chosen=PLANNED_CHOSEN, first_luck=PLANNED_LUCK)
 
 
-def planned_games(v: Verifier) -> dict:
-    """Every token's turn-planned games (those _planned_short plays), for each token whose proofs
-    leave the search to be taken should the games seen not show it short: token -> the games, in the
-    order played.  A token whose search breaks a rule is left out (played again where it is wanted)."""
-    out = {}
+def planning_tokens(v: Verifier) -> list[str]:
+    """The tokens whose proofs leave the turn-planned search to be taken should the games seen not show
+    them short (check() takes it for these and no other), in the spec's order."""
+    out = []
     for name in v.t.tokens:
+        proof, _, marks, proved = _token_proof(v, name, v.t.supply_size(name))
+        if proved is None and _may_plan(v, proof, marks):
+            out.append(name)
+    return out
+
+
+def planned_games(v: Verifier, names: list[str]) -> dict:
+    """The turn-planned games (those _planned_short plays) of each token in `names` (planning_tokens):
+    token -> the games, in the order played.  A token whose search breaks a rule is left out (played
+    again where it is wanted)."""
+    out = {}
+    for name in names:
         supply = v.t.supply_size(name)
-        proof, _, marks, proved = _token_proof(v, name, supply)
-        if proved is not None or not _may_plan(v, proof, marks):
-            continue
         games: list = []
         try:
             _grown_games(v, name, supply, turn_plan.plan, PLANNED_STEPS_PER_GAME, games.append,
