@@ -83,7 +83,8 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
-                 policy: str = "random", rounds: int | None = None):
+                 policy: str = "random", rounds: int | None = None, normalize: bool = False,
+                 top: int | None = None):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
@@ -92,6 +93,16 @@ class MCTSBot:
         # valued where every seat has had its turn, not in the middle of a round of simultaneous or rotating play
         self.rounds = rounds
         self.policy = policy  # playout.py: how seats move outside the tree, and which move a fresh set tries first
+        # UCB on each information set's means rescaled to 0..1 by the lowest and highest mean among its moves (min-max
+        # normalization of the values, as MuZero does over its tree): a game whose playouts end mostly undecided
+        # tells its moves apart by the place and the lead alone, a spread of a few hundredths that the exploration
+        # term would swamp on the raw values
+        self.normalize = normalize
+        # search only greedy's `top` best moves at the root (ranked on one determinization, one step ahead with its
+        # follow-ups), in turn, each round of them from one determinization and one stream of draws, the best mean
+        # deciding and equal means going to greedy's order: a search whose playouts tell the moves apart overrules
+        # greedy, one whose playouts see nothing (or a budget below the moves offered) plays greedy's move
+        self.top = top
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
     def choose(self, info) -> int:
@@ -106,30 +117,37 @@ class MCTSBot:
         sqrt = math.sqrt
         root_key = None
         greedy = self.policy == "greedy"
+        normalize = self.normalize
         # the mast policy: each seat's mean value of every move label over this search's playouts (Move-Average
         # Sampling Technique, Finnsson and Bjornsson 2008): (seat, label) -> [times played, total value]
         mast = {} if self.policy == "mast" else None
         played: list = []  # with mast: the (seat, label) of every move of the playout under way
         cut_round = None
-        if greedy:
+        top = self.top
+        ranked = greedy or top is not None  # the root's moves ranked by greedy and taken in turn
+        if ranked:
             root, ev = self._root(info, rng, table)
             root_key = next(iter(table))
+            order = root.order if top is None else root.order[:top]
             seed = 0
         for t in range(self.playouts):
             path: list[tuple[_InfoSet, str]] = []
-            if greedy:
+            if ranked:
                 # the root's moves in turn, greedy's best first, each round of them from one determinization and
                 # one stream of draws (common random numbers: moves compared on the same deal and the same luck,
                 # so a few playouts each tell them apart); deeper information sets as below
-                j = t % len(root.order)
+                j = t % len(order)
                 if j == 0:
                     seed = rng.getrandbits(64)
                 prng = random.Random(seed)
                 s = info.sample(prng)
                 if cut_round is None and self.rounds is not None:
                     cut_round = s.round + self.rounds
-                path.append((root, root_labels[root.order[j]]))
-                s.apply(root.order[j])
+                i = order[j]
+                path.append((root, root_labels[i]))
+                if mast is not None:
+                    played.append((root.player, info.moves[i]))
+                s.apply(i)
             else:
                 prng = rng
                 s = info.sample(rng)
@@ -175,11 +193,22 @@ class MCTSBot:
                 total = node.total
                 lv = log(node.visits)
                 best_i, best_u = 0, -1.0
-                for i, lab in enumerate(labels):
-                    c = n[lab]
-                    u = total[lab] / c + EXPLORATION * sqrt(lv / c)
-                    if u > best_u:
-                        best_i, best_u = i, u
+                if normalize:
+                    means = [total[lab] / n[lab] for lab in labels]
+                    lo = min(means)
+                    span = max(means) - lo
+                    if span <= 0.0:
+                        span, lo = 1.0, 0.0
+                    for i, lab in enumerate(labels):
+                        u = (means[i] - lo) / span + EXPLORATION * sqrt(lv / n[lab])
+                        if u > best_u:
+                            best_i, best_u = i, u
+                else:
+                    for i, lab in enumerate(labels):
+                        c = n[lab]
+                        u = total[lab] / c + EXPLORATION * sqrt(lv / c)
+                        if u > best_u:
+                            best_i, best_u = i, u
                 if mast is not None:
                     played.append((p, raw[best_i]))
                 path.append((node, labels[best_i]))
@@ -225,6 +254,9 @@ class MCTSBot:
                 node.total[lab] += values[node.player]
         root = table[root_key]  # (the random policy's root: the first set met)
         self.last_visits = {lab: root.n[lab] for lab in root_labels}
+        if top is not None:  # the best mean among the moves searched; equal means to greedy's order
+            rank = {i: r for r, i in enumerate(order)}
+            return max(order, key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), -rank[i]))
         if greedy:  # a small budget spreads its playouts about evenly: the best mean, not the most visits, decides
             return max(range(len(root_labels)),
                        key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), root.n[root_labels[i]], -i))
