@@ -192,9 +192,8 @@ class RolloutBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
 # (POLICY: random, greedy or mast, playout.py)
-# (DEPTH in decisions, or rK: K round ends), and after the policy options (mcts.py): `norm`, UCB on values rescaled
-# per information set; `topK`, only greedy's K best moves searched at the root
-SEARCH_OPTIONS = ("norm", "topK")
+# (DEPTH in decisions, or rK: K round ends), and after the policy an option: `topK`, only greedy's K best moves
+# searched at the root (mcts.py)
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -219,20 +218,19 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
         if len(parts) >= 3 and parts[2] not in POLICIES:
             return (f"'{name}': mcts's playout policy is one of {', '.join(POLICIES)}, not '{parts[2]}'",
                     "e.g. mcts:20:6:greedy")
-        options = parts[3:]
-        if options:
-            if any(not _search_option(x) for x in options) or len({x[:3] for x in options}) < len(options):
-                return (f"'{name}': mcts's options after the playout policy are norm and topK (K a whole number, at "
-                        f"least 1), each at most once", "e.g. mcts:20:10:mast:norm or mcts:30:10:mast:top3")
+        if len(parts) > 3:
+            if len(parts) > 4 or not _top(parts[3]):
+                return (f"'{name}': mcts's one option after the playout policy is topK, K a whole number from 1 to "
+                        f"{MAX_PLAYOUTS:,}: search only greedy's K best moves at the root", "e.g. mcts:30:10:mast:top3")
             parts = parts[:3]
         parts = parts[:1] + [_rounds_depth(x) for x in parts[1:2]] + parts[2:]  # a depth `r2` checked as 2
         if len(parts) > 3 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts[:2])):
             return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
                     f"decisions (0: score the game where the tree ends) or in rounds (r1: to the end of the round "
                     f"under way), whole numbers up to {MAX_PLAYOUTS:,}, "
-                    f"and after them a playout policy ({', '.join(POLICIES)}) and an option ({', '.join(SEARCH_OPTIONS)})",
+                    f"and after them a playout policy ({', '.join(POLICIES)}) and the option topK",
                     "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy or mcts:100:10:mast "
-                    "or mcts:20:10:mast:norm")
+                    "or mcts:30:10:mast:top3")
         return None
     if rest:
         return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"
@@ -242,9 +240,9 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     return f"unknown bot '{name}'", (f"did you mean '{near[0]}'?" if near else "bots: " + ", ".join(known))
 
 
-def _search_option(x: str) -> bool:
-    """Whether `x` is one of mcts's options after the playout policy: `norm`, or `topK` with K a whole number >= 1."""
-    return x == "norm" or (x.startswith("top") and x[3:].isdigit() and 1 <= int(x[3:]) <= MAX_PLAYOUTS)
+def _top(x: str) -> bool:
+    """Whether `x` is mcts's option after the playout policy, `topK`, K a whole number from 1 to MAX_PLAYOUTS."""
+    return x.startswith("top") and x[3:].isdigit() and 1 <= int(x[3:]) <= MAX_PLAYOUTS
 
 
 def _rounds_depth(x: str) -> str:
@@ -265,8 +263,7 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
         return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS,
                        int(depth) if depth is not None and rounds is None else None,
                        parts[2] if len(parts) > 2 else "random", rounds=rounds,
-                       normalize="norm" in parts[3:],
-                       top=next((int(x[3:]) for x in parts[3:] if x.startswith("top")), None))
+                       top=int(parts[3][3:]) if len(parts) > 3 else None)
     if head in BOTS:
         return BOTS[head](seat, rng)
     from .strategy import StrategyBot

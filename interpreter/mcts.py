@@ -83,8 +83,7 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
-                 policy: str = "random", rounds: int | None = None, normalize: bool = False,
-                 top: int | None = None):
+                 policy: str = "random", rounds: int | None = None, top: int | None = None):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
@@ -93,11 +92,6 @@ class MCTSBot:
         # valued where every seat has had its turn, not in the middle of a round of simultaneous or rotating play
         self.rounds = rounds
         self.policy = policy  # playout.py: how seats move outside the tree, and which move a fresh set tries first
-        # UCB on each information set's means rescaled to 0..1 by the lowest and highest mean among its moves (min-max
-        # normalization of the values, as MuZero does over its tree): a game whose playouts end mostly undecided
-        # tells its moves apart by the place and the lead alone, a spread of a few hundredths that the exploration
-        # term would swamp on the raw values
-        self.normalize = normalize
         # search only greedy's `top` best moves at the root (ranked on one determinization, one step ahead with its
         # follow-ups), in turn, each round of them from one determinization and one stream of draws, the best mean
         # deciding and equal means going to greedy's order: a search whose playouts tell the moves apart overrules
@@ -117,7 +111,6 @@ class MCTSBot:
         sqrt = math.sqrt
         root_key = None
         greedy = self.policy == "greedy"
-        normalize = self.normalize
         # the mast policy: each seat's mean value of every move label over this search's playouts (Move-Average
         # Sampling Technique, Finnsson and Bjornsson 2008): (seat, label) -> [times played, total value]
         mast = {} if self.policy == "mast" else None
@@ -193,22 +186,11 @@ class MCTSBot:
                 total = node.total
                 lv = log(node.visits)
                 best_i, best_u = 0, -1.0
-                if normalize:
-                    means = [total[lab] / n[lab] for lab in labels]
-                    lo = min(means)
-                    span = max(means) - lo
-                    if span <= 0.0:
-                        span, lo = 1.0, 0.0
-                    for i, lab in enumerate(labels):
-                        u = (means[i] - lo) / span + EXPLORATION * sqrt(lv / n[lab])
-                        if u > best_u:
-                            best_i, best_u = i, u
-                else:
-                    for i, lab in enumerate(labels):
-                        c = n[lab]
-                        u = total[lab] / c + EXPLORATION * sqrt(lv / c)
-                        if u > best_u:
-                            best_i, best_u = i, u
+                for i, lab in enumerate(labels):
+                    c = n[lab]
+                    u = total[lab] / c + EXPLORATION * sqrt(lv / c)
+                    if u > best_u:
+                        best_i, best_u = i, u
                 if mast is not None:
                     played.append((p, raw[best_i]))
                 path.append((node, labels[best_i]))

@@ -107,13 +107,14 @@ def test_playouts_cut_at_the_round_end_see_the_price_a_cut_mid_round_misses(poli
 
 
 @pytest.mark.parametrize("name, words", [("mcts:5:5:wild", "playout policy is one of random, greedy"),
-                                          ("mcts:5:5:greedy:1", "options after the playout policy are norm and topK"),
-                                          ("mcts:5:5:mast:top3:top3", "each at most once"),
+                                          ("mcts:5:5:greedy:1", "one option after the playout policy is topK"),
+                                          ("mcts:5:5:mast:top0", "one option after the playout policy is topK"),
+                                          ("mcts:5:5:mast:top3:top3", "one option after the playout policy is topK"),
                                           ("mcts:5:r0", "r1: to the end of the round"),
                                           ("mcts:5:rx:greedy", "r1: to the end of the round")])
 def test_a_bad_playout_policy_is_refused(name, words):
-    """An unknown playout policy, an unknown or repeated option after it, or a depth in rounds below r1, is refused
-    with what mcts takes."""
+    """An unknown playout policy, an unknown, zero or second option after it, or a depth in rounds below r1, is
+    refused with what mcts takes."""
     message, hint = api.bot_problem(name)
     assert words in message + " " + hint
 
@@ -210,9 +211,9 @@ def test_a_search_of_greedys_top_moves_overrules_greedy_where_the_playouts_see_f
 
 
 @pytest.mark.parametrize("bots", [["mcts:25:1000:mast:top2", "mcts:8:4:mast:top1"],
-                                  ["mcts:25:1000:random:norm", "mcts:8:4:mast:norm:top2"]])
-def test_a_game_with_search_options_is_the_same_game_twice(bots):
-    """Two plays of one seed with mcts's options in both seats write the same log, byte for byte."""
+                                  ["mcts:9:r1:random:top3", "mcts:6:2:greedy:top2"]])
+def test_a_game_with_a_top_option_is_the_same_game_twice(bots):
+    """Two plays of one seed with mcts's topK option in both seats write the same log, byte for byte."""
     t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
     logs = [api.play(t, 3, bots).log for _ in range(2)]
     assert json.dumps(logs[0], sort_keys=True) == json.dumps(logs[1], sort_keys=True)
