@@ -204,7 +204,8 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     decisions deep at most; `mcts:12:r1`: each playout to the end of the
     round under way; `mcts:20:6:greedy`: the seats play greedy's moves
     in the playouts, playout.py; `mcts:100:10:mast`: each seat plays the move
-    whose label has fared best for it in the search so far, mcts.py), or a strategy the spec declares."""
+    whose label has fared best for it in the search so far, mcts.py; `mcts:30:10:mast:top3`: only greedy's 3 best
+    moves searched at the root), or a strategy the spec declares."""
     import difflib
 
     strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []

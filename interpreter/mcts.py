@@ -38,6 +38,15 @@ at the price of a dictionary look-up per offered move, where a greedy playout
 pays a scoring per offered move.  Its playouts are valued as greedy playouts
 are (playout.search_values: the win, the place, and the lead).
 
+With the option `topK` (`mcts:30:10:mast:top3`) the root is not searched by
+UCB: greedy ranks its moves on one determinization (playout.greedy_ranking),
+and only the K best are played, in turn, each round of them on one
+determinization and one stream of draws (common random numbers); the best
+mean decides and equal means go to greedy's order.  So greedy's one-step
+judgement is the search's prior: where the playouts tell the K moves apart
+the search overrules greedy, where they see nothing, or the budget is below
+the moves offered, it plays greedy's move rather than one tried at random.
+
 The work is fixed: `playouts` playouts a decision, never a time limit.  Every
 draw comes from the decision's own random stream, so the same game, seed and
 bots give the same choices on any machine.
