@@ -192,7 +192,8 @@ class RolloutBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
 # (POLICY: random, greedy or mast, playout.py)
-# (DEPTH in decisions, or rK: K round ends)
+# (DEPTH in decisions, or rK: K round ends), and after the policy an option: `topK`, only greedy's K best moves
+# searched at the root (mcts.py)
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -203,7 +204,8 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     decisions deep at most; `mcts:12:r1`: each playout to the end of the
     round under way; `mcts:20:6:greedy`: the seats play greedy's moves
     in the playouts, playout.py; `mcts:100:10:mast`: each seat plays the move
-    whose label has fared best for it in the search so far, mcts.py), or a strategy the spec declares."""
+    whose label has fared best for it in the search so far, mcts.py; `mcts:30:10:mast:top3`: only greedy's 3 best
+    moves searched at the root), or a strategy the spec declares."""
     import difflib
 
     strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []
@@ -214,16 +216,22 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
 
         parts = rest.split(":") if rest else []
         least = (1, 0)  # at least one playout; a depth of 0 scores the game where the tree ends
-        if len(parts) == 3 and parts[2] not in POLICIES:
+        if len(parts) >= 3 and parts[2] not in POLICIES:
             return (f"'{name}': mcts's playout policy is one of {', '.join(POLICIES)}, not '{parts[2]}'",
                     "e.g. mcts:20:6:greedy")
+        if len(parts) > 3:
+            if len(parts) > 4 or not _top(parts[3]):
+                return (f"'{name}': mcts's one option after the playout policy is topK, K a whole number from 1 to "
+                        f"{MAX_PLAYOUTS:,}: search only greedy's K best moves at the root", "e.g. mcts:30:10:mast:top3")
+            parts = parts[:3]
         parts = parts[:1] + [_rounds_depth(x) for x in parts[1:2]] + parts[2:]  # a depth `r2` checked as 2
         if len(parts) > 3 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts[:2])):
             return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
                     f"decisions (0: score the game where the tree ends) or in rounds (r1: to the end of the round "
                     f"under way), whole numbers up to {MAX_PLAYOUTS:,}, "
-                    f"and after them a playout policy ({', '.join(POLICIES)})",
-                    "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy or mcts:100:10:mast")
+                    f"and after them a playout policy ({', '.join(POLICIES)}) and the option topK",
+                    "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy or mcts:100:10:mast "
+                    "or mcts:30:10:mast:top3")
         return None
     if rest:
         return f"'{name}': only mcts takes a budget after ':'", "e.g. mcts:2000"
@@ -231,6 +239,11 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
         return None
     near = difflib.get_close_matches(head, known, n=1)
     return f"unknown bot '{name}'", (f"did you mean '{near[0]}'?" if near else "bots: " + ", ".join(known))
+
+
+def _top(x: str) -> bool:
+    """Whether `x` is mcts's option after the playout policy, `topK`, K a whole number from 1 to MAX_PLAYOUTS."""
+    return x.startswith("top") and x[3:].isdigit() and 1 <= int(x[3:]) <= MAX_PLAYOUTS
 
 
 def _rounds_depth(x: str) -> str:
@@ -250,7 +263,8 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
         rounds = int(depth[1:]) if depth is not None and depth.startswith("r") else None
         return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS,
                        int(depth) if depth is not None and rounds is None else None,
-                       parts[2] if len(parts) > 2 else "random", rounds=rounds)
+                       parts[2] if len(parts) > 2 else "random", rounds=rounds,
+                       top=int(parts[3][3:]) if len(parts) > 3 else None)
     if head in BOTS:
         return BOTS[head](seat, rng)
     from .strategy import StrategyBot

@@ -38,6 +38,15 @@ at the price of a dictionary look-up per offered move, where a greedy playout
 pays a scoring per offered move.  Its playouts are valued as greedy playouts
 are (playout.search_values: the win, the place, and the lead).
 
+With the option `topK` (`mcts:30:10:mast:top3`) the root is not searched by
+UCB: greedy ranks its moves on one determinization (playout.greedy_ranking),
+and only the K best are played, in turn, each round of them on one
+determinization and one stream of draws (common random numbers); the best
+mean decides and equal means go to greedy's order.  So greedy's one-step
+judgement is the search's prior: where the playouts tell the K moves apart
+the search overrules greedy, where they see nothing, or the budget is below
+the moves offered, it plays greedy's move rather than one tried at random.
+
 The work is fixed: `playouts` playouts a decision, never a time limit.  Every
 draw comes from the decision's own random stream, so the same game, seed and
 bots give the same choices on any machine.
@@ -83,7 +92,7 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
-                 policy: str = "random", rounds: int | None = None):
+                 policy: str = "random", rounds: int | None = None, top: int | None = None):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
@@ -92,6 +101,11 @@ class MCTSBot:
         # valued where every seat has had its turn, not in the middle of a round of simultaneous or rotating play
         self.rounds = rounds
         self.policy = policy  # playout.py: how seats move outside the tree, and which move a fresh set tries first
+        # search only greedy's `top` best moves at the root (ranked on one determinization, one step ahead with its
+        # follow-ups), in turn, each round of them from one determinization and one stream of draws, the best mean
+        # deciding and equal means going to greedy's order: a search whose playouts tell the moves apart overrules
+        # greedy, one whose playouts see nothing (or a budget below the moves offered) plays greedy's move
+        self.top = top
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
     def choose(self, info) -> int:
@@ -111,25 +125,31 @@ class MCTSBot:
         mast = {} if self.policy == "mast" else None
         played: list = []  # with mast: the (seat, label) of every move of the playout under way
         cut_round = None
-        if greedy:
+        top = self.top
+        ranked = greedy or top is not None  # the root's moves ranked by greedy and taken in turn
+        if ranked:
             root, ev = self._root(info, rng, table)
             root_key = next(iter(table))
+            order = root.order if top is None else root.order[:top]
             seed = 0
         for t in range(self.playouts):
             path: list[tuple[_InfoSet, str]] = []
-            if greedy:
+            if ranked:
                 # the root's moves in turn, greedy's best first, each round of them from one determinization and
                 # one stream of draws (common random numbers: moves compared on the same deal and the same luck,
                 # so a few playouts each tell them apart); deeper information sets as below
-                j = t % len(root.order)
+                j = t % len(order)
                 if j == 0:
                     seed = rng.getrandbits(64)
                 prng = random.Random(seed)
                 s = info.sample(prng)
                 if cut_round is None and self.rounds is not None:
                     cut_round = s.round + self.rounds
-                path.append((root, root_labels[root.order[j]]))
-                s.apply(root.order[j])
+                i = order[j]
+                path.append((root, root_labels[i]))
+                if mast is not None:
+                    played.append((root.player, info.moves[i]))
+                s.apply(i)
             else:
                 prng = rng
                 s = info.sample(rng)
@@ -225,6 +245,9 @@ class MCTSBot:
                 node.total[lab] += values[node.player]
         root = table[root_key]  # (the random policy's root: the first set met)
         self.last_visits = {lab: root.n[lab] for lab in root_labels}
+        if top is not None:  # the best mean among the moves searched; equal means to greedy's order
+            rank = {i: r for r, i in enumerate(order)}
+            return max(order, key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), -rank[i]))
         if greedy:  # a small budget spreads its playouts about evenly: the best mean, not the most visits, decides
             return max(range(len(root_labels)),
                        key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), root.n[root_labels[i]], -i))

@@ -107,12 +107,14 @@ def test_playouts_cut_at_the_round_end_see_the_price_a_cut_mid_round_misses(poli
 
 
 @pytest.mark.parametrize("name, words", [("mcts:5:5:wild", "playout policy is one of random, greedy"),
-                                          ("mcts:5:5:greedy:1", "whole numbers"),
+                                          ("mcts:5:5:greedy:1", "one option after the playout policy is topK"),
+                                          ("mcts:5:5:mast:top0", "one option after the playout policy is topK"),
+                                          ("mcts:5:5:mast:top3:top3", "one option after the playout policy is topK"),
                                           ("mcts:5:r0", "r1: to the end of the round"),
                                           ("mcts:5:rx:greedy", "r1: to the end of the round")])
 def test_a_bad_playout_policy_is_refused(name, words):
-    """An unknown playout policy, a fourth part after it, or a depth in rounds below r1, is refused with what mcts
-    takes."""
+    """An unknown playout policy, an unknown, zero or second option after it, or a depth in rounds below r1, is
+    refused with what mcts takes."""
     message, hint = api.bot_problem(name)
     assert words in message + " " + hint
 
@@ -164,4 +166,54 @@ def test_a_mast_game_is_the_same_game_twice():
     """Two plays of one seed with mcts's mast policy in a seat write the same log, byte for byte."""
     t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
     logs = [api.play(t, 3, ["mcts:25:1000:mast", "mcts:8:4:mast"]).log for _ in range(2)]
+    assert json.dumps(logs[0], sort_keys=True) == json.dumps(logs[1], sort_keys=True)
+
+
+# P1 takes a point (`good`) or one of eleven options worth nothing, then each seat stalls twice. Greedy takes the
+# point at once; a search of three playouts cannot even try the twelve moves.
+PICK = """
+game "Pick" players 2..2
+score pts "points"
+rounds 1 {
+  for p in players where p.seat == 1 {
+    choose by p "plays" {
+      option good { award 1 to p for pts }
+""" + "".join(f"      option {x} {{ }}\n" for x in "abcdefghijk") + """    }
+  }
+  for q in players {
+    for p in players {
+      choose by p "stalls" { option x { } option y { } }
+    }
+  }
+}
+winner among p in players by vp(p) desc else draw
+"""
+
+
+def _pick_first_moves(bot: str) -> list[str]:
+    t = api.tables(compile_text(PICK, "pick.soan"), 2)
+    return [api.play(t, seed, [bot, "random"]).log["steps"][0]["move"] for seed in range(10)]
+
+
+def test_a_search_of_greedys_top_moves_keeps_greedys_move_where_it_cannot_tell():
+    """With three playouts a decision and twelve moves, mcts searching greedy's three best root moves (`top3`) takes
+    the point in every game, as greedy does; without the option it tries three of the twelve and mostly misses it."""
+    assert _pick_first_moves("greedy") == ["good"] * 10
+    assert _pick_first_moves("mcts:3:1000:mast:top3") == ["good"] * 10
+    assert _pick_first_moves("mcts:3:1000:mast").count("good") <= 4
+
+
+def test_a_search_of_greedys_top_moves_overrules_greedy_where_the_playouts_see_further():
+    """On the slow trap, where greedy plays risky and loses every game, mcts with mast playouts searching greedy's two
+    best root moves (`top2`: both) plays safe, a draw, in every game."""
+    assert _slow_trap_first_moves("greedy") == ["risky"] * 10
+    assert _slow_trap_first_moves("mcts:25:1000:mast:top2") == ["safe"] * 10
+
+
+@pytest.mark.parametrize("bots", [["mcts:25:1000:mast:top2", "mcts:8:4:mast:top1"],
+                                  ["mcts:9:r1:random:top3", "mcts:6:2:greedy:top2"]])
+def test_a_game_with_a_top_option_is_the_same_game_twice(bots):
+    """Two plays of one seed with mcts's topK option in both seats write the same log, byte for byte."""
+    t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
+    logs = [api.play(t, 3, bots).log for _ in range(2)]
     assert json.dumps(logs[0], sort_keys=True) == json.dumps(logs[1], sort_keys=True)
