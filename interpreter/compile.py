@@ -624,11 +624,14 @@ class RuleCompiler:
                     st.pending = Decision(p, tuple(moves), var, env, body, orelse, None, prompt, sim, site)
                     return
             else:
-                if st.lazy_moves and pass_if is None and _all_cards(items):
-                    # a bot's copy choosing among cards: the items' classes (their labels) made only when the moves
-                    # are read, where subset_plan's checks can be made now without them (_deferred_plan)
-                    lo = 0 if lo_f is None else lo_f(st, env)
-                    hi = hi_f(st, env)
+                # a bot's copy choosing among cards: the items' classes (their labels) made only when the moves are
+                # read, where subset_plan's checks can be made now without them (_deferred_plan); elsewhere made
+                # before the bounds are read, as always (on cards item_classes raises nothing, so there they wait)
+                lazy_cards = st.lazy_moves and pass_if is None and _all_cards(items)
+                classes = None if lazy_cards else item_classes(st, items, p)
+                lo = 0 if lo_f is None else lo_f(st, env)
+                hi = hi_f(st, env)
+                if lazy_cards:
                     deferred = _deferred_plan(len(items), lo, hi, span)
                     if deferred is not None:
                         if deferred:
@@ -638,10 +641,6 @@ class RuleCompiler:
                         decide(st, f, p, [], var, body, None, True)
                         return
                     classes = item_classes(st, items, p)
-                else:
-                    classes = item_classes(st, items, p)
-                    lo = 0 if lo_f is None else lo_f(st, env)
-                    hi = hi_f(st, env)
                 if st.lazy_moves and pass_if is None:  # a bot's copy: the selections made when read
                     plan = subset_plan(classes, lo, hi, span)  # the bounds checked, and emptiness known, at once
                     if plan is not None:
