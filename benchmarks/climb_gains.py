@@ -16,12 +16,11 @@ per-climb record; OUT.result.json the verify result, to compare findings with a 
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-import tempfile
 import time
 from pathlib import Path
+
+import verify_run  # (this folder's: a script's own folder is on the path)
 
 
 def _kept(res) -> dict:
@@ -37,18 +36,10 @@ def _kept(res) -> dict:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("spec")
-    ap.add_argument("--players", "-p", type=int, required=True)
-    ap.add_argument("--games", type=int, default=120)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--jobs", type=int, default=0, help="0: every core, as soan verify's default")
-    ap.add_argument("--budget", type=float, default=1000.0)
-    ap.add_argument("--json", help="write the per-climb record here (and the verify result to OUT.result.json)")
-    args = ap.parse_args(argv)
+    args = verify_run.parser(__doc__.splitlines()[0], 1000.0,
+                             "write the per-climb record here (and the verify result to OUT.result.json)").parse_args(argv)
 
     from soan import api
-    from soan.interpreter.play import default_jobs
     from soan.verify import item_witness
     from soan.verify import properties as P
 
@@ -102,15 +93,12 @@ def main(argv=None) -> None:
         state["label"] = m
 
     tables = api.tables(api.load(args.spec), args.players, {})
-    with tempfile.TemporaryDirectory() as wd:
-        result = P.verify(tables, args.budget, args.seed, None, Path(wd), progress, args.games,
-                          args.jobs or default_jobs())
+    result = verify_run.verify(tables, args, progress)
     for c in log:
         last = max([g for g, _ in c["changes"]] + c["raises"] + [0])
         print(f"{c['label'][:64]:64s} games {c['games']:5d}  last change or raise after game {last:4d}  "
               f"changes {[g for g, _ in c['changes']]}  raises {c['raises']}")
-    print("verdicts:", json.dumps(result["summary"]), "stopped by wall clock:",
-          result["search"]["stopped_by_wall_clock"], file=sys.stderr)
+    verify_run.print_summary(result)
     if args.json:
         for c in log:
             c.pop("value"), c.pop("best")

@@ -17,12 +17,12 @@ run's.
 
 from __future__ import annotations
 
-import argparse
-import json
 import resource
 import sys
 import time
 from pathlib import Path
+
+import verify_run  # (this folder's: a script's own folder is on the path)
 
 
 
@@ -95,15 +95,7 @@ class Phases:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("spec")
-    ap.add_argument("--players", "-p", type=int, required=True)
-    ap.add_argument("--games", type=int, default=120)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--jobs", type=int, default=0, help="0: every core, as soan verify's default")
-    ap.add_argument("--budget", type=float, default=180.0)
-    ap.add_argument("--json", help="write the verify result here")
-    args = ap.parse_args(argv)
+    args = verify_run.parser(__doc__.splitlines()[0], 180.0, "write the verify result here").parse_args(argv)
 
     from soan import api
     from soan.verify import climb as coop, crosscheck, item_plan, item_witness, seat_plan, supplies
@@ -138,20 +130,15 @@ def main(argv=None) -> None:
 
     spec = api.load(args.spec)
     tables = api.tables(spec, args.players, {})
-    from soan.interpreter.play import default_jobs
-    jobs = args.jobs or default_jobs()
 
     def progress(m: str) -> None:
         ph.last_progress = m.split(":")[0] if m.startswith("searching:") else m
 
-    import tempfile
     c0, k0 = time.process_time(), _children()
-    with tempfile.TemporaryDirectory() as wd:
-        result = P.verify(tables, args.budget, args.seed, None, Path(wd), progress, args.games, jobs)
+    result = verify_run.verify(tables, args, progress)
     own, kids = time.process_time() - c0, _children() - k0
     ph.report(own, kids)
-    print("verdicts:", json.dumps(result["summary"]), "stopped by wall clock:",
-          result["search"]["stopped_by_wall_clock"], file=sys.stderr)
+    verify_run.print_summary(result)
     if args.json:
         Path(args.json).write_text(P.dumps(result), encoding="utf-8")
 
