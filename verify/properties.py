@@ -305,7 +305,7 @@ class Verifier:
         if steer is not None:
             self.progress(f"steering games towards {what}")
             games = DIRECTED_GAMES if self.max_games is None else max(2, self.max_games // 40) if self.max_games else 0
-            if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
+            if games and self.out_of_time():  # the wall-clock limit, which says so
                 games, self.s.cut_short = 0, True
             directed = directed_games(self.t, steer, self.seed, games, steer_chance=steer_chance,
                                       on_game=lambda rec: observe(self.s, rec, self.t))
@@ -313,7 +313,7 @@ class Verifier:
             peak = max((value(r)[0] for r in directed), default=None) if value is not None else None
             extra = 0
             while games and peak is not None and extra < 2 * games and (goal is None or peak < goal) \
-                    and time.perf_counter() - self.started < self.budget:
+                    and not self.out_of_time():
                 more = directed_games(self.t, steer, self.seed, 1, first=games + extra, steer_chance=steer_chance,
                                       on_game=lambda rec: observe(self.s, rec, self.t))
                 extra += 1
@@ -509,7 +509,7 @@ class Verifier:
             found = climb(self.t, value, starts, self.seed, seconds, evals, goal=sign * goal,
                           on_game=lambda rec: observe(self.s, rec, self.t), max_steps=steps, jobs=self.jobs,
                           patience=patience, quiet=quiet)
-            if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
+            if self.max_games is not None and self.out_of_time():
                 self.s.cut_short = True
             if found is not None:
                 v, rec = found
@@ -543,8 +543,8 @@ class Verifier:
         found = item_witness.climb_loose(self.t, loose, best_games, lambda name, sign: self._seen(f"item:{name}", sign),
                                          self.seed, g * WITNESS_EVALS_PER_GAME, g * WITNESS_TOTAL_PER_GAME,
                                          g * WITNESS_PATIENCE_PER_GAME, lambda rec: observe(self.s, rec, self.t), climb,
-                                         jobs=self.jobs, stop=lambda: time.perf_counter() - self.started >= self.budget)
-        if time.perf_counter() - self.started >= self.budget:
+                                         jobs=self.jobs, stop=self.out_of_time)
+        if self.out_of_time():
             self.s.cut_short = True
         for _, _, rec in found:
             _absorb_result(self.s, rec, self.t)
@@ -576,7 +576,7 @@ class Verifier:
                 found = item_plan.plan_loose(self.t, loose, lambda name, sign: self._seen(f"item:{name}", sign),
                                              self.seed, g * PLAN_TOTAL_PER_GAME, g * PLAN_EACH_PER_GAME, shortest,
                                              lambda rec: observe(self.s, rec, self.t),
-                                             stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                             stop=self.out_of_time,
                                              wide_steps=g * WIDE_TOTAL_PER_GAME, wide_each=g * WIDE_EACH_PER_GAME)
             loose = []
         if loose or penalties:
@@ -589,9 +589,9 @@ class Verifier:
                                             lambda name, sign: self._seen(f"item:{name}", sign),
                                             self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
                                             lambda rec: observe(self.s, rec, self.t),
-                                            stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                            stop=self.out_of_time,
                                             best_game=best_game)
-        if time.perf_counter() - self.started >= self.budget:
+        if self.out_of_time():
             self.s.cut_short = True
         for _, _, rec in found:
             _absorb_result(self.s, rec, self.t)
@@ -606,6 +606,11 @@ class Verifier:
         g = self.max_games
         return not (min(lengths) * item_plan.STEPS_PER_DECISION <= g * PLAN_EACH_PER_GAME
                     and (g * PLAN_TOTAL_PER_GAME // (max(lengths) * item_plan.STEPS_PER_DECISION)) * 2 >= n_loose)
+
+    def out_of_time(self) -> bool:
+        """Whether the wall-clock outer limit (`budget` seconds from the search's start) has passed: only ever
+        an outer limit, where the work budget did not stop the run first; the output then says it was cut."""
+        return time.perf_counter() - self.started >= self.budget
 
     def _fit_of(self, key: str, item_bounds) -> str | None:
         """An item's fit as the games seen so far stand (None for the total or an unproved range)."""
@@ -658,10 +663,10 @@ class Verifier:
                                       self.max_games * (ITEM_STEPS_PER_GAME if guide is None else
                                                         PROGRESS_STEPS_PER_GAME),
                                       on_game=lambda rec: observe(self.s, rec, self.t),
-                                      stop=lambda: time.perf_counter() - self.started >= self.budget,
+                                      stop=self.out_of_time,
                                       objective=cooperative.item_objective(name, sign, self.t.n, guide),
                                       shape=ITEM_SHAPE if guide is None else PROGRESS_SHAPE, choose_chance=False)
-            if time.perf_counter() - self.started >= self.budget:
+            if self.out_of_time():
                 self.s.cut_short = True
             if found is not None and found[0] > sign * self._seen(key, sign):
                 _absorb_result(self.s, found[1], self.t)
@@ -676,8 +681,8 @@ class Verifier:
         self.progress("searching for a game in which every seat plays for one to reach the proved maximum")
         found = cooperative.reach(self.t, key, sign, goal, self.seed, self.max_games * COOPERATIVE_STEPS_PER_GAME,
                                   on_game=lambda rec: observe(self.s, rec, self.t),
-                                  stop=lambda: time.perf_counter() - self.started >= self.budget)
-        if time.perf_counter() - self.started >= self.budget:
+                                  stop=self.out_of_time)
+        if self.out_of_time():
             self.s.cut_short = True
         if found is not None and found[0] > sign * self._seen(key, sign):
             _absorb_result(self.s, found[1], self.t)
@@ -771,7 +776,7 @@ class Verifier:
         stops it is the witness.  Work is a fixed number of games (fewer once one reached it)."""
         from .search import game_goes_on
         games = 2 if self.max_games is None else (1 if self.max_games else 0)
-        if games and time.perf_counter() - self.started >= self.budget:  # the wall-clock limit, which says so
+        if games and self.out_of_time():  # the wall-clock limit, which says so
             games, self.s.cut_short = 0, True
         if not games:
             return None
@@ -850,7 +855,7 @@ class Verifier:
         out = check_questions(self.t, self.spec.questions, list(recs.values()), left,
                               seed=self.seed, max_games=self.max_games, witness_dir=self.witness_dir,
                               bounds=Joined(self.bs), progress=self.progress)
-        if self.max_games is not None and time.perf_counter() - self.started >= self.budget:
+        if self.max_games is not None and self.out_of_time():
             self.s.cut_short = True
         return out
 

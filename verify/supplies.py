@@ -13,7 +13,6 @@ games are steered towards the shortage, and one that finds it is the witness.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import attrs
@@ -376,20 +375,19 @@ def _cooperative_short(v: Verifier, name: str, supply: int) -> None:
     whether a give can find it short is a question of reachability, not strategy.  Its
     games are observed like the others, so a shortage is marked and replayed as any is."""
     v.progress(f"searching for a game in which every seat takes {name} out of its supply")
-    started = v.started
     work = v.max_games * COOPERATIVE_SUPPLY_STEPS_PER_GAME
 
     def search(shape, steps):
         return cooperative.reach(v.t, f"supply:{name}", 1, supply + 1, v.seed, steps,
                                  on_game=lambda rec: observe(v.s, rec, v.t),
-                                 stop=lambda: time.perf_counter() - started >= v.budget,
+                                 stop=v.out_of_time,
                                  objective=cooperative.supply_objective(name, supply),
                                  settled=lambda val: val[0] > supply, shape=shape, choose_chance=False)
 
     probe = search(PROBE_SHAPE, work // PROBE_SHARE)
     if probe is not None and supply < probe[0] * 2 <= 2 * supply:
         search(COOPERATIVE_SUPPLY_SHAPE, work - work // PROBE_SHARE)
-    if time.perf_counter() - started >= v.budget:  # the wall-clock limit cut it short, which the output says
+    if v.out_of_time():  # the wall-clock limit cut it short, which the output says
         v.s.cut_short = True
 
 
@@ -404,16 +402,15 @@ def _grown_short(v: Verifier, name: str, supply: int, grow, steps_per_game: int,
     games, so a shortage is marked and replayed as any is."""
     v.progress(f"{what} towards {name} running short")
     _grown_games(v, name, supply, grow, steps_per_game, lambda rec: observe(v.s, rec, v.t), **more)
-    if time.perf_counter() - v.started >= v.budget:  # the wall-clock limit cut it short, which the output says
+    if v.out_of_time():  # the wall-clock limit cut it short, which the output says
         v.s.cut_short = True
 
 
 def _grown_games(v: Verifier, name: str, supply: int, grow, steps_per_game: int, on_game, **more) -> None:
     """_grown_short's games, each passed to `on_game`: a function of the spec, the player count, the seed,
     the number of games and the bounds, of no game played before it."""
-    started = v.started
     grow(v.t, stepwise.potential_objective(v.t, name, supply), v.seed, v.max_games * steps_per_game,
-         settled=lambda val: val[0] == 1, stop=lambda: time.perf_counter() - started >= v.budget,
+         settled=lambda val: val[0] == 1, stop=v.out_of_time,
          on_game=on_game, **more)
 
 
@@ -451,7 +448,7 @@ def _planned_short(v: Verifier, name: str, supply: int) -> None:
     for rec in ahead:
         rec.state.t = v.t  # a record from another process comes back without the tables
         observe(v.s, rec, v.t)
-    if time.perf_counter() - v.started >= v.budget:  # the wall-clock limit cut it short, which the output says
+    if v.out_of_time():  # the wall-clock limit cut it short, which the output says
         v.s.cut_short = True
 
 
