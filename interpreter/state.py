@@ -362,25 +362,25 @@ class State:
             while self.pending is None and frames:
                 f = frames[-1]
                 ops = f.ops
+                n = len(ops)
                 pc = f.pc
-                if pc < len(ops):
-                    # the frame's ops one after another while it stays on top and nothing stops the machine
-                    n = len(ops)
-                    while True:
+                # the frame's ops one after another, round its loop and off the stack, while it stays on top and
+                # nothing stops the machine
+                while True:
+                    if pc < n:
                         f.pc = pc + 1
                         ops[pc](self, f)
                         if self.pending is not None or not frames or frames[-1] is not f:
                             break
                         pc = f.pc
-                        if pc >= n:
-                            break
-                elif f.loop is not None and f.loop.next(self, f):
-                    f.pc = 0
-                    self.passes += 1
-                    if self.passes > MAX_LOOP_PASSES:
-                        raise _over_budget(f.loop)
-                else:
-                    frames.pop()
+                    elif f.loop is not None and f.loop.next(self, f):
+                        pc = f.pc = 0
+                        self.passes += 1
+                        if self.passes > MAX_LOOP_PASSES:
+                            raise _over_budget(f.loop)
+                    else:
+                        frames.pop()
+                        break
         except RecursionError:
             raise SpecRuntimeError("a def calls itself too deeply (does it ever stop?)") from None
 
