@@ -606,13 +606,14 @@ class RuleCompiler:
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
 
         if s.options:
-            whens = [self.x(o.when) for o in s.options]
             bodies = tuple(self.block(o.body, sim) for o in s.options)
-            labels = [o.name for o in s.options]
+            # each option's move made once (moves are never changed), offered where its condition holds
+            options = tuple((self.x(o.when), Move(o.name, i)) for i, o in enumerate(s.options))
 
             def op(st, f):
-                p = player_index(player(st, f.env), span)
-                moves = [Move(labels[i], i) for i in range(len(labels)) if whens[i] is None or whens[i](st, f.env)]
+                env = f.env
+                p = player_index(player(st, env), span)
+                moves = [m for when, m in options if when is None or when(st, env)]
                 decide(st, f, p, moves, None, None, bodies)
 
             return op
@@ -751,16 +752,23 @@ class RuleCompiler:
         return op
 
     def s_If(self, s, sim):
-        branches = tuple((self.x(t), self.block(b, sim)) for t, b in s.branches)
-        orelse = self.block(s.orelse, sim) if s.orelse else None
+        # a branch that can never stop (Straight: one fused op) runs at once, as State.apply runs such a body,
+        # without a frame pushed and popped round State.run; the others as a frame
+        branches = tuple((self.x(t), b, b[0] if type(b) is Straight else None)
+                         for t, b in ((t, self.block(b, sim)) for t, b in s.branches))
+        if s.orelse:
+            orelse = self.block(s.orelse, sim)
+            branches += ((None, orelse, orelse[0] if type(orelse) is Straight else None),)
 
         def op(st, f):
-            for test, body in branches:
-                if test(st, f.env):
-                    st.frames.append(Frame(body, f.env))
+            env = f.env
+            for test, body, now in branches:
+                if test is None or test(st, env):
+                    if now is not None:
+                        now(st, Frame(body, env))
+                    else:
+                        st.frames.append(Frame(body, env))
                     return
-            if orelse is not None:
-                st.frames.append(Frame(orelse, f.env))
 
         return op
 

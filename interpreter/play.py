@@ -128,7 +128,9 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
     any outcome it gives is one the game could have drawn; without it chance
     comes from the per-purpose streams of `seed`.  `steps`, if given, is the list the steps are logged in,
     so a caller whose `choose` stops the game early (a person who quits) keeps the game so far."""
-    chance_rng = random.Random(f"soan/{seed}/chance")
+    # seeded only where `chance` draws from it (seeding one from its name costs about as much as a random
+    # playout's shuffles): the same generator whenever it is made
+    chance_rng = random.Random(f"soan/{seed}/chance") if chance is not None else None
     streams = streams or Streams(seed)
     st = State(tables, narrate=narrate).start()
     steps = [] if steps is None else steps
@@ -176,8 +178,17 @@ def game_log(tables: Tables, seed: int, bots: list[str], steps: list[dict], st: 
         "steps": steps,
         "result": st.result,
         "consulted_rulings": sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling"),
-        "in_force": in_force(tables),
+        "in_force": _tables_in_force(tables),
     }
+
+
+def _tables_in_force(tables: Tables) -> dict:
+    """in_force(tables), worked out once per tables (the rulings in force never change during play), a copy
+    per game's log."""
+    d = getattr(tables, "_in_force", None)
+    if d is None:
+        d = tables._in_force = in_force(tables)
+    return dict(d)
 
 
 def in_force(tables: Tables) -> dict:

@@ -222,10 +222,13 @@ class State:
     def __init__(self, tables: Tables, narrate: bool = False):
         t = self.t = tables
         n = t.n
-        self.zones: list[list[int]] = [[] for _ in t.zone_slots]
+        start = getattr(t, "_start_zones", None)  # the zones' cards at the start, worked out once per tables
+        if start is None:
+            start = t._start_zones = [[] for _ in t.zone_slots]
+            for cid, slot in enumerate(t.start_slot):
+                start[slot].append(cid)
+        self.zones: list[list[int]] = list(map(list.copy, start))
         self.loc: list[int] = list(t.start_slot)
-        for cid, slot in enumerate(t.start_slot):
-            self.zones[slot].append(cid)
         self.cs: dict[str, list] = {name: list(col) for name, col in t.state_default.items()}
         self.facedown: list[bool] = [False] * t.n_cards
         self.known: list[int] = [0] * t.n_cards
@@ -317,13 +320,13 @@ class State:
         if self.narrate:
             self.events.append(("move", d.player, d.prompt or "chooses", m.label, d.simultaneous))
         if m.value is PASS:
-            if d.orelse:
-                self.frames.append(Frame(d.orelse, d.env))
+            body = d.orelse
         elif d.options is not None:
-            self.frames.append(Frame(d.options[m.value], d.env))
+            body = d.options[m.value]
         else:
             d.env[d.var] = m.value
             body = d.body
+        if body:  # (an empty block would be pushed and popped with nothing done)
             if type(body) is Straight:
                 try:
                     body[0](self, Frame(body, d.env))
