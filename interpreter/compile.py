@@ -1088,6 +1088,18 @@ def _card_labels(st, cids, bit: int, several_zones: bool) -> list[str]:
     t = st.t
     loc, known, facedown, cs = st.loc, st.known, st.facedown, st.cs
     sees, names, card_states, defaults = t.slot_sees, t.card_labels, t.card_states, t.state_default
+    if len(cids) > 1 and not several_zones and sees[loc[cids[0]]] & bit:
+        # The commonest choice (a hand): every card face up in one zone the chooser sees, so each is named by its
+        # label unless a state of its is off its default.  The cards' entries of whole columns compared in C (an
+        # itemgetter of their ids gives a tuple): equal entries mean no card's own states are off (a state a card
+        # lacks only adds columns that must be equal); any difference, and each card is looked at below.
+        take = itemgetter(*cids)
+        if not any(take(facedown)):
+            for name, col in cs.items():
+                if take(col) != take(defaults[name]):
+                    break
+            else:
+                return list(take(names))
     out = []
     append = out.append
     for cid in cids:

@@ -10,6 +10,7 @@ and the interned references `PlayerRef`, `CardRef` and `ZoneRef`.
 from __future__ import annotations
 
 import itertools
+from operator import itemgetter
 from typing import Any, Callable
 
 from soan.dsl import ir
@@ -396,7 +397,10 @@ def as_list(st, v) -> tuple:
     if type(v) is tuple:
         return v
     if type(v) is ZoneRef:
-        return tuple(map(st.t.C.__getitem__, st.zones[v.slot]))
+        ids = st.zones[v.slot]
+        if len(ids) > 1:  # an itemgetter of the ids gives their cards as a tuple, in C (cheaper than map over C)
+            return itemgetter(*ids)(st.t.C)
+        return (st.t.C[ids[0]],) if ids else ()
     if v is None:
         return ()
     if isinstance(v, list):
