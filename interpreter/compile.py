@@ -746,7 +746,7 @@ class RuleCompiler:
         def op(st, f):
             while st.frames:
                 g = st.frames.pop()
-                if g.is_loop:
+                if g.loop is not None:
                     return
 
         return op

@@ -28,14 +28,13 @@ class Frame:
     """One running block: its ops, where it is, its variables, and (for loops)
     how to go round again."""
 
-    __slots__ = ("ops", "pc", "env", "loop", "is_loop")
+    __slots__ = ("ops", "pc", "env", "loop")
 
     def __init__(self, ops, env, loop=None):
         self.ops = ops
         self.pc = 0
         self.env = env
         self.loop = loop
-        self.is_loop = loop is not None
 
 
 class Straight(tuple):
@@ -445,7 +444,6 @@ class State:
             g.env = c
             loop = f.loop
             g.loop = None if loop is None else loop.copy()
-            g.is_loop = f.is_loop
             frames.append(g)
         new.frames = frames
         p = self.pending
