@@ -547,6 +547,8 @@ class State:
     # ---- operations the rules use ---------------------------------------------------------------
 
     def cards_of(self, value, span) -> list[int]:
+        if type(value) is ZoneRef:  # a zone's ids as they lie (a copy: moving them changes the zone), not via cards
+            return self.zones[value.slot].copy()
         out = []
         for v in as_list(self, value):
             if type(v) is not CardRef:
