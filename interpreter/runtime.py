@@ -408,6 +408,13 @@ def as_list(st, v) -> tuple:
     return (v,)
 
 
+def count_of(st, v) -> int:
+    """len(as_list(st, v)), a zone counted by its ids without making its cards (the generated count and size)."""
+    if type(v) is ZoneRef:
+        return len(st.zones[v.slot])
+    return len(as_list(st, v))
+
+
 def _cmp_key(v):
     if isinstance(v, (PlayerRef,)):
         return v.i

@@ -13,6 +13,7 @@ from soan.dsl import compile_text
 from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.compile import _card_labels, item_classes, item_moves
 from soan.interpreter.play import Streams, bot_chooser, record_game
+from soan.interpreter.runtime import as_list, count_of
 from soan.interpreter.state import Decision, State, Straight
 
 KITANO = Path(__file__).resolve().parents[2] / "specs" / "kitano-20.soan"
@@ -104,6 +105,18 @@ def test_a_choices_card_labels_made_in_one_pass_are_each_cards_own(spec, n):
     record_game(tables, 1, bot_chooser(1, ["random"] * n, streams, tables), ["random"] * n, on_step=check,
                 streams=streams)
     assert checked > 1000 and stated > 100  # cards with states off their defaults were among them
+
+
+def test_a_count_of_a_zone_reads_its_ids_and_counts_what_as_list_gives():
+    """count_of gives len(as_list(...)) for every zone of a dealt Kitano game (from its ids, without making cards),
+    for a list of cards, for none and for a single value."""
+    tables = api.tables(api.load(str(KITANO)), 4)
+    st = State(tables).start()
+    assert any(len(z) > 1 for z in st.zones)
+    for zone in tables.Z:
+        assert count_of(st, zone) == len(as_list(st, zone)) == len(st.zones[zone.slot])
+    cards = tuple(tables.C[:3])
+    assert (count_of(st, cards), count_of(st, None), count_of(st, cards[0]), count_of(st, 7)) == (3, 0, 1, 1)
 
 
 def test_a_body_that_never_stops_runs_without_a_frame_and_plays_the_same_game():
