@@ -6,6 +6,7 @@ instruction count (`valgrind --tool=cachegrind --cache-sim=no python benchmarks/
 About 20x slower than the games themselves.
 
     python benchmarks/greedy_opcodes.py specs/kitano-20.soan 4 --games 3 --top 20
+    python benchmarks/greedy_opcodes.py specs/pitmaster-20.soan 3 --bot random --games 30   # random playouts
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ def main(argv=None) -> int:
     ap.add_argument("players", type=int)
     ap.add_argument("--games", type=int, default=3, help="games counted (seeds 1000..; default 3)")
     ap.add_argument("--top", type=int, default=20, help="code objects listed by opcodes (default 20)")
+    ap.add_argument("--bot", default="greedy", help="the bot every seat plays (default greedy; random for playouts)")
     a = ap.parse_args(argv)
     t = api.tables(api.load(a.spec), a.players)
-    bots = ["greedy"] * a.players
+    bots = [a.bot] * a.players
     api.play(t, 999, bots)  # warm-up: the tables' generated code and the ending memo's first use
     ops: collections.Counter = collections.Counter()
     calls: collections.Counter = collections.Counter()
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
         sys.settrace(None)
     total, g = sum(ops.values()), a.games
     print(f"{a.spec} {a.players}p: {total / g / 1e6:.2f} M opcodes and {sum(calls.values()) / g:,.0f} Python calls "
-          f"a greedy game over {g} games")
+          f"a {a.bot} game over {g} games")
     for code, n in ops.most_common(a.top):
         print(f"{n / total:6.1%} {n / g:11,.0f} opcodes {calls[code] / g:9,.0f} calls  {code.co_name} "
               f"({code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno})")

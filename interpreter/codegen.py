@@ -42,7 +42,7 @@ import re
 from soan.dsl import ir
 from soan.dsl.errors import SpecRuntimeError
 
-from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, _compare, _num, attr_reader, _same, as_list, call_def_fn, fmt,
+from .runtime import (_AGGS, CardRef, ExprCompiler, PlayerRef, _compare, _num, attr_reader, _same, as_list, call_def_fn, count_of, fmt,
                       key_none, make_range, ranking, ranking_by)
 
 # (spec path, function source) -> code object (the file name compile() is given is made of the two)
@@ -162,7 +162,7 @@ class ExprCodegen:
         self.key = tables.spec.path
         self._lines: dict = {}  # a source file's lines, for the comment naming each function's rule line
         self.ns: dict = {
-            "as_list": as_list, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
+            "as_list": as_list, "_count": count_of, "_same": _same, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_sub": _sub,
             "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod, "_add": _add, "_neg": _neg, "_index": _index,
             "_position": _position, "_ranking": _ranking, "_ranking_by": ranking_by, "_key_none": key_none,
             "_P": tables.P, "_AGGS": _AGGS,
@@ -714,9 +714,9 @@ class ExprCodegen:
             return f"_call_def({fname}, st, {{{args}}}, {e.func!r}, {self._const(e.span, 'span')})"
         if e.func in ("count", "size", "sum", "max", "min", "any", "all", "distinct", "first", "last") \
                 and len(e.args) == 1:
-            seq = f"as_list(st, {self.gen(e.args[0], scope)})"
             if e.func in ("count", "size"):
-                return f"len({seq})"
+                return f"_count(st, {self.gen(e.args[0], scope)})"
+            seq = f"as_list(st, {self.gen(e.args[0], scope)})"
             if e.func in ("any", "all"):
                 return f"{e.func}({seq})"
             return f"_AGGS[{e.func!r}]({seq}, {self._const(e.span, 'span')})"

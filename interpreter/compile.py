@@ -74,6 +74,19 @@ def _sequence(runs: tuple):
     return seq
 
 
+def _binder(params: tuple, args: tuple):
+    """bind(st, env) -> a procedure call's env, {param: arg(st, env)} in order; one or two parameters written
+    out (most calls), without a comprehension's own call."""
+    if len(params) == len(args) == 1:
+        (p0,), (a0,) = params, args
+        return lambda st, env: {p0: a0(st, env)}
+    if len(params) == len(args) == 2:
+        (p0, p1), (a0, a1) = params, args
+        return lambda st, env: {p0: a0(st, env), p1: a1(st, env)}
+    pairs = tuple(zip(params, args))
+    return lambda st, env: {p: a(st, env) for p, a in pairs}
+
+
 def _begin_ending(st, f):
     st.ending = True
 
@@ -360,9 +373,10 @@ class RuleCompiler:
             params = self.procs_ir[name].params
             body = body_of(self.procs_ir[name].body)
 
+            bind = _binder(params, args)
+
             def op(st, f):
-                outer = f.env
-                env = {p: a(st, outer) for p, a in zip(params, args)}
+                env = bind(st, f.env)
                 if body is not None:
                     body(st, Frame((), env))
 
@@ -542,9 +556,7 @@ class RuleCompiler:
             if not isinstance(faces, int) or "face" not in st.t.kind_states[st.t.kind[d.id]]:
                 raise SpecRuntimeError(f"{st.t.card_labels[d.id]} is not a die",
                                        span, "a die is a component with a field 'faces' and a state 'face'")
-            p = Fraction(1, faces)
-            st.pending = Chance("roll", tuple((str(k), p) for k in range(1, faces + 1)), target=d.id,
-                                text=f"roll {st.t.card_labels[d.id]}")
+            st.pending = Chance("roll", _roll_outcomes(faces), target=d.id, text=f"roll {st.t.card_labels[d.id]}")
 
         return op
 
@@ -594,13 +606,14 @@ class RuleCompiler:
             st.pending = Decision(p, tuple(moves), var, env, body, orelse, bodies, prompt, sim, site)
 
         if s.options:
-            whens = [self.x(o.when) for o in s.options]
             bodies = tuple(self.block(o.body, sim) for o in s.options)
-            labels = [o.name for o in s.options]
+            # each option's move made once (moves are never changed), offered where its condition holds
+            options = tuple((self.x(o.when), Move(o.name, i)) for i, o in enumerate(s.options))
 
             def op(st, f):
-                p = player_index(player(st, f.env), span)
-                moves = [Move(labels[i], i) for i in range(len(labels)) if whens[i] is None or whens[i](st, f.env)]
+                env = f.env
+                p = player_index(player(st, env), span)
+                moves = [m for when, m in options if when is None or when(st, env)]
                 decide(st, f, p, moves, None, None, bodies)
 
             return op
@@ -733,22 +746,29 @@ class RuleCompiler:
         def op(st, f):
             while st.frames:
                 g = st.frames.pop()
-                if g.is_loop:
+                if g.loop is not None:
                     return
 
         return op
 
     def s_If(self, s, sim):
-        branches = tuple((self.x(t), self.block(b, sim)) for t, b in s.branches)
-        orelse = self.block(s.orelse, sim) if s.orelse else None
+        # a branch that can never stop (Straight: one fused op) runs at once, as State.apply runs such a body,
+        # without a frame pushed and popped round State.run; the others as a frame
+        branches = tuple((self.x(t), b, b[0] if type(b) is Straight else None)
+                         for t, b in ((t, self.block(b, sim)) for t, b in s.branches))
+        if s.orelse:
+            orelse = self.block(s.orelse, sim)
+            branches += ((None, orelse, orelse[0] if type(orelse) is Straight else None),)
 
         def op(st, f):
-            for test, body in branches:
-                if test(st, f.env):
-                    st.frames.append(Frame(body, f.env))
+            env = f.env
+            for test, body, now in branches:
+                if test is None or test(st, env):
+                    if now is not None:
+                        now(st, Frame(body, env))
+                    else:
+                        st.frames.append(Frame(body, env))
                     return
-            if orelse is not None:
-                st.frames.append(Frame(orelse, f.env))
 
         return op
 
@@ -756,8 +776,10 @@ class RuleCompiler:
         args, name, span = tuple(self.x(a) for a in s.args), s.proc, s.span
         params = self.procs_ir[name].params
 
+        bind = _binder(params, args)
+
         def op(st, f):
-            env = {p: a(st, f.env) for p, a in zip(params, args)}
+            env = bind(st, f.env)
             if len(st.frames) > MAX_DEPTH:
                 raise SpecRuntimeError(f"the rules nest more than {MAX_DEPTH} deep here", span,
                                        f"does procedure '{name}' call itself without end?")
@@ -999,6 +1021,14 @@ def _traced(op, s, sim, reached: set):
     return traced
 
 
+@lru_cache(maxsize=64)
+def _roll_outcomes(faces: int) -> tuple:
+    """A die's outcomes, ("1", 1/faces) ... ("faces", 1/faces): made once per number of faces (a tuple of Fractions,
+    never changed), not at every roll."""
+    p = Fraction(1, faces)
+    return tuple((str(k), p) for k in range(1, faces + 1))
+
+
 # ---- choices over items ------------------------------------------------------------------------
 
 
@@ -1022,12 +1052,13 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     classes: dict = {}  # label -> (label, key, members), in the order first met
     t = st.t
     loc = st.loc
-    several_zones = len({loc[x.id] for x in items if type(x) is CardRef}) > 1
-    bit = 1 << chooser
+    cids = [x.id for x in items if type(x) is CardRef]
+    # the cards' labels made in one pass (_card_labels), taken in turn as the cards come
+    card_labels = iter(_card_labels(st, cids, 1 << chooser, len({loc[c] for c in cids}) > 1))
     get = classes.get
     for x in items:
         if type(x) is CardRef:
-            label = _card_label(st, x.id, bit, several_zones)
+            label = next(card_labels)
             c = get(label)
             if c is None:
                 classes[label] = (label, (0, label), [x])  # the key made only for a new class
@@ -1049,40 +1080,61 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     return list(classes.values())
 
 
-def _card_label(st, cid: int, bit: int, several_zones: bool) -> str:
-    """A card as the chooser (`bit`) names it in a choice: its label (with its state when off the
-    default or face down, as State.card_text gives it, and its zone when the items lie in several),
-    or which hidden card of its zone it is.  State.viewers and card_text, inline: it runs per item."""
+def _card_labels(st, cids, bit: int, several_zones: bool) -> list[str]:
+    """Cards as the chooser (`bit`) names them in a choice: each its label (with its state when off the
+    default or face down, as State.card_text gives it, and its zone when the items lie in several), or which
+    hidden card of its zone it is.  State.viewers and card_text, inline, and the state's columns read once
+    for all the cards: it runs per item of every choice."""
     t = st.t
-    slot = st.loc[cid]
-    known = st.known[cid]
-    if (known if st.facedown[cid] else t.slot_sees[slot] | known) & bit:
-        label = t.card_labels[cid]
-        if st.facedown[cid]:
-            label = st.card_text(cid)
-        else:
-            cs, defaults = st.cs, t.state_default
-            for name in t.card_states[cid]:
-                if cs[name][cid] != defaults[name][cid]:
-                    label = st.card_text(cid)
+    loc, known, facedown, cs = st.loc, st.known, st.facedown, st.cs
+    sees, names, card_states, defaults = t.slot_sees, t.card_labels, t.card_states, t.state_default
+    if len(cids) > 1 and not several_zones and sees[loc[cids[0]]] & bit:
+        # The commonest choice (a hand): every card face up in one zone the chooser sees, so each is named by its
+        # label unless a state of its is off its default.  The cards' entries of whole columns compared in C (an
+        # itemgetter of their ids gives a tuple): equal entries mean no card's own states are off (a state a card
+        # lacks only adds columns that must be equal); any difference, and each card is looked at below.
+        take = itemgetter(*cids)
+        if not any(take(facedown)):
+            for name, col in cs.items():
+                if take(col) != take(defaults[name]):
                     break
-        return f"{label} in {t.zone_label(slot)}" if several_zones else label
-    return f"hidden card {st.zones[slot].index(cid) + 1} in {t.zone_label(slot)}"
+            else:
+                return list(take(names))
+    out = []
+    append = out.append
+    for cid in cids:
+        slot = loc[cid]
+        down = facedown[cid]
+        if (known[cid] if down else sees[slot] | known[cid]) & bit:
+            if down:
+                label = st.card_text(cid)
+            else:
+                label = names[cid]
+                for name in card_states[cid]:
+                    if cs[name][cid] != defaults[name][cid]:
+                        label = st.card_text(cid)
+                        break
+            append(f"{label} in {t.zone_label(slot)}" if several_zones else label)
+        else:
+            append(f"hidden card {st.zones[slot].index(cid) + 1} in {t.zone_label(slot)}")
+    return out
 
 
 def item_moves(st, items, chooser: int) -> list[Move]:
     """The moves of a choice of one item: [Move(label, members[0], key) for label, key, members in
     item_classes(st, items, chooser)], the same moves in the same order, made in one pass (a random
     playout makes this list at most of its decisions) without the classes' member lists."""
-    moves: dict = {}  # label -> its move, in the order first met
-    loc = st.loc
-    try:  # only a card has an `id` (CardRef, which has no subclass)
-        several_zones = len({loc[x.id] for x in items}) > 1
-    except AttributeError:  # not only cards: the general classes
+    cids = None
+    if not items or type(items[0]) is CardRef:  # (no exception raised and caught where the first is no card)
+        try:  # only a card has an `id` (CardRef, which has no subclass)
+            cids = [x.id for x in items]
+        except AttributeError:
+            pass
+    if cids is None:  # not only cards: the general classes
         return [Move(label, members[0], key) for label, key, members in item_classes(st, items, chooser)]
-    bit = 1 << chooser
-    for x in items:
-        label = _card_label(st, x.id, bit, several_zones)
+    loc = st.loc
+    moves: dict = {}  # label -> its move, in the order first met
+    for label, x in zip(_card_labels(st, cids, 1 << chooser, len({loc[c] for c in cids}) > 1), items):
         if label not in moves:
             moves[label] = Move(label, x, (0, label))
     return list(moves.values())

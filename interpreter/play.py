@@ -15,6 +15,7 @@ import gc
 import hashlib
 import json
 import random
+from operator import attrgetter
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -107,7 +108,7 @@ def bot_chooser(seed: int, bots: list[str], streams: Streams, tables: Tables | N
         stream = streams.decision_name(st, p)
         bot = players[p]
         if bot is _KEYED:
-            return keyed_choice(stream, [m.label for m in moves])
+            return keyed_choice(stream, list(map(_LABEL, moves)))  # (in C: no comprehension's call per decision)
         info = BotInput(p, (lambda s=st, q=p: s.view(q)), [m.label for m in moves],
                         (lambda rng, s=st, q=p: determinize(s, q, rng)), stream, FROM_STREAM)
         return bot.choose(info)
@@ -116,6 +117,7 @@ def bot_chooser(seed: int, bots: list[str], streams: Streams, tables: Tables | N
 
 
 _KEYED = object()  # bot_chooser's random seat
+_LABEL = attrgetter("label")
 
 
 def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], int], bots: list[str],
@@ -128,7 +130,9 @@ def record_game(tables: Tables, seed: int, choose: Callable[[State, int, list], 
     any outcome it gives is one the game could have drawn; without it chance
     comes from the per-purpose streams of `seed`.  `steps`, if given, is the list the steps are logged in,
     so a caller whose `choose` stops the game early (a person who quits) keeps the game so far."""
-    chance_rng = random.Random(f"soan/{seed}/chance")
+    # seeded only where `chance` draws from it (seeding one from its name costs about as much as a random
+    # playout's shuffles): the same generator whenever it is made
+    chance_rng = random.Random(f"soan/{seed}/chance") if chance is not None else None
     streams = streams or Streams(seed)
     st = State(tables, narrate=narrate).start()
     steps = [] if steps is None else steps
@@ -176,8 +180,17 @@ def game_log(tables: Tables, seed: int, bots: list[str], steps: list[dict], st: 
         "steps": steps,
         "result": st.result,
         "consulted_rulings": sorted(r for r in st.consulted if tables.param_kind.get(r) == "ruling"),
-        "in_force": in_force(tables),
+        "in_force": _tables_in_force(tables),
     }
+
+
+def _tables_in_force(tables: Tables) -> dict:
+    """in_force(tables), worked out once per tables (the rulings in force never change during play), a copy
+    per game's log."""
+    d = getattr(tables, "_in_force", None)
+    if d is None:
+        d = tables._in_force = in_force(tables)
+    return dict(d)
 
 
 def in_force(tables: Tables) -> dict:

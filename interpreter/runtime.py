@@ -10,6 +10,7 @@ and the interned references `PlayerRef`, `CardRef` and `ZoneRef`.
 from __future__ import annotations
 
 import itertools
+from operator import itemgetter
 from typing import Any, Callable
 
 from soan.dsl import ir
@@ -396,12 +397,22 @@ def as_list(st, v) -> tuple:
     if type(v) is tuple:
         return v
     if type(v) is ZoneRef:
-        return tuple(map(st.t.C.__getitem__, st.zones[v.slot]))
+        ids = st.zones[v.slot]
+        if len(ids) > 1:  # an itemgetter of the ids gives their cards as a tuple, in C (cheaper than map over C)
+            return itemgetter(*ids)(st.t.C)
+        return (st.t.C[ids[0]],) if ids else ()
     if v is None:
         return ()
     if isinstance(v, list):
         return tuple(v)
     return (v,)
+
+
+def count_of(st, v) -> int:
+    """len(as_list(st, v)), a zone counted by its ids without making its cards (the generated count and size)."""
+    if type(v) is ZoneRef:
+        return len(st.zones[v.slot])
+    return len(as_list(st, v))
 
 
 def _cmp_key(v):

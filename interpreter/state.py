@@ -28,14 +28,13 @@ class Frame:
     """One running block: its ops, where it is, its variables, and (for loops)
     how to go round again."""
 
-    __slots__ = ("ops", "pc", "env", "loop", "is_loop")
+    __slots__ = ("ops", "pc", "env", "loop")
 
     def __init__(self, ops, env, loop=None):
         self.ops = ops
         self.pc = 0
         self.env = env
         self.loop = loop
-        self.is_loop = loop is not None
 
 
 class Straight(tuple):
@@ -222,10 +221,13 @@ class State:
     def __init__(self, tables: Tables, narrate: bool = False):
         t = self.t = tables
         n = t.n
-        self.zones: list[list[int]] = [[] for _ in t.zone_slots]
+        start = getattr(t, "_start_zones", None)  # the zones' cards at the start, worked out once per tables
+        if start is None:
+            start = t._start_zones = [[] for _ in t.zone_slots]
+            for cid, slot in enumerate(t.start_slot):
+                start[slot].append(cid)
+        self.zones: list[list[int]] = list(map(list.copy, start))
         self.loc: list[int] = list(t.start_slot)
-        for cid, slot in enumerate(t.start_slot):
-            self.zones[slot].append(cid)
         self.cs: dict[str, list] = {name: list(col) for name, col in t.state_default.items()}
         self.facedown: list[bool] = [False] * t.n_cards
         self.known: list[int] = [0] * t.n_cards
@@ -317,13 +319,13 @@ class State:
         if self.narrate:
             self.events.append(("move", d.player, d.prompt or "chooses", m.label, d.simultaneous))
         if m.value is PASS:
-            if d.orelse:
-                self.frames.append(Frame(d.orelse, d.env))
+            body = d.orelse
         elif d.options is not None:
-            self.frames.append(Frame(d.options[m.value], d.env))
+            body = d.options[m.value]
         else:
             d.env[d.var] = m.value
             body = d.body
+        if body:  # (an empty block would be pushed and popped with nothing done)
             if type(body) is Straight:
                 try:
                     body[0](self, Frame(body, d.env))
@@ -362,25 +364,25 @@ class State:
             while self.pending is None and frames:
                 f = frames[-1]
                 ops = f.ops
+                n = len(ops)
                 pc = f.pc
-                if pc < len(ops):
-                    # the frame's ops one after another while it stays on top and nothing stops the machine
-                    n = len(ops)
-                    while True:
+                # the frame's ops one after another, round its loop and off the stack, while it stays on top and
+                # nothing stops the machine
+                while True:
+                    if pc < n:
                         f.pc = pc + 1
                         ops[pc](self, f)
                         if self.pending is not None or not frames or frames[-1] is not f:
                             break
                         pc = f.pc
-                        if pc >= n:
-                            break
-                elif f.loop is not None and f.loop.next(self, f):
-                    f.pc = 0
-                    self.passes += 1
-                    if self.passes > MAX_LOOP_PASSES:
-                        raise _over_budget(f.loop)
-                else:
-                    frames.pop()
+                    elif f.loop is not None and f.loop.next(self, f):
+                        pc = f.pc = 0
+                        self.passes += 1
+                        if self.passes > MAX_LOOP_PASSES:
+                            raise _over_budget(f.loop)
+                    else:
+                        frames.pop()
+                        break
         except RecursionError:
             raise SpecRuntimeError("a def calls itself too deeply (does it ever stop?)") from None
 
@@ -442,7 +444,6 @@ class State:
             g.env = c
             loop = f.loop
             g.loop = None if loop is None else loop.copy()
-            g.is_loop = f.is_loop
             frames.append(g)
         new.frames = frames
         p = self.pending
@@ -546,6 +547,8 @@ class State:
     # ---- operations the rules use ---------------------------------------------------------------
 
     def cards_of(self, value, span) -> list[int]:
+        if type(value) is ZoneRef:  # a zone's ids as they lie (a copy: moving them changes the zone), not via cards
+            return self.zones[value.slot].copy()
         out = []
         for v in as_list(self, value):
             if type(v) is not CardRef:

@@ -91,7 +91,11 @@ class Streams:
 
     def card_names(self, tables) -> list[str]:
         if self._card_names is None:
-            self._card_names = _with_copies(tables.card_labels)
+            # kept on the tables (their labels never change), not made again for every game's streams
+            names = getattr(tables, "_stream_card_names", None)
+            if names is None:
+                names = tables._stream_card_names = _with_copies(tables.card_labels)
+            self._card_names = names
         return self._card_names
 
     # ---- chance -------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ import pytest
 from soan import api
 from soan.dsl import compile_text
 from soan.dsl.errors import SpecRuntimeError
-from soan.interpreter.compile import item_classes, item_moves
+from soan.interpreter.compile import _card_labels, item_classes, item_moves
 from soan.interpreter.play import Streams, bot_chooser, record_game
+from soan.interpreter.runtime import as_list, count_of
 from soan.interpreter.state import Decision, State, Straight
 
 KITANO = Path(__file__).resolve().parents[2] / "specs" / "kitano-20.soan"
+PITMASTER = Path(__file__).resolve().parents[2] / "specs" / "pitmaster-20.soan"
 
 TAKE = """
 game "Take a chip" players 2..2
@@ -70,6 +72,51 @@ def test_one_card_choices_offer_the_moves_item_classes_makes_at_every_kitano_dec
     assert checked > 1000
     st = State(tables).start()
     assert item_moves(st, (), 0) == []  # nothing to choose from: no moves, as item_classes gives none
+
+
+def _label_by_definition(st: State, cid: int, chooser: int, several_zones: bool) -> str:
+    """A card's label in a choice, card by card from State.viewers and State.card_text (what _card_labels makes in
+    one pass): its text where the chooser sees it (with its zone if the items lie in several), else its place."""
+    slot = st.loc[cid]
+    zone = st.t.zone_label(slot)
+    if not st.viewers(cid) & (1 << chooser):
+        return f"hidden card {st.zones[slot].index(cid) + 1} in {zone}"
+    return f"{st.card_text(cid)} in {zone}" if several_zones else st.card_text(cid)
+
+
+@pytest.mark.parametrize("spec,n", [(KITANO, 4), (PITMASTER, 3)])
+def test_a_choices_card_labels_made_in_one_pass_are_each_cards_own(spec, n):
+    """At every step of seeded random games, _card_labels over each zone's cards (hands with states off their
+    defaults, face-down and hidden cards) and over all cards names every card as State.card_text and viewers do."""
+    tables = api.tables(api.load(str(spec)), n)
+    checked = stated = 0
+
+    def check(st: State):
+        nonlocal checked, stated
+        for cids in [list(z) for z in st.zones if z] + [list(range(st.t.n_cards))]:
+            several = len({st.loc[c] for c in cids}) > 1
+            for p in range(n):
+                want = [_label_by_definition(st, c, p, several) for c in cids]
+                assert _card_labels(st, cids, 1 << p, several) == want
+                checked += 1
+                stated += any("=" in w for w in want)
+
+    streams = Streams(1)
+    record_game(tables, 1, bot_chooser(1, ["random"] * n, streams, tables), ["random"] * n, on_step=check,
+                streams=streams)
+    assert checked > 1000 and stated > 100  # cards with states off their defaults were among them
+
+
+def test_a_count_of_a_zone_reads_its_ids_and_counts_what_as_list_gives():
+    """count_of gives len(as_list(...)) for every zone of a dealt Kitano game (from its ids, without making cards),
+    for a list of cards, for none and for a single value."""
+    tables = api.tables(api.load(str(KITANO)), 4)
+    st = State(tables).start()
+    assert any(len(z) > 1 for z in st.zones)
+    for zone in tables.Z:
+        assert count_of(st, zone) == len(as_list(st, zone)) == len(st.zones[zone.slot])
+    cards = tuple(tables.C[:3])
+    assert (count_of(st, cards), count_of(st, None), count_of(st, cards[0]), count_of(st, 7)) == (3, 0, 1, 1)
 
 
 def test_a_body_that_never_stops_runs_without_a_frame_and_plays_the_same_game():
