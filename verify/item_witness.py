@@ -176,10 +176,12 @@ def _at_top(e: ir.Expr, tops: dict[str, int], monotone: bool = True) -> ir.Expr:
 def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     """What item `name`'s awards to a seat would add up to now, were every card state their amounts
     count (a level, a number of tokens on a card: a state of whole numbers) at the top of its declared
-    range: the cards a seat holds that the item counts, valued for what they can become.  None where no
-    award's amount counts such a state (the amount is then what the score says already).  Only the
-    awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that local
-    the only one known: an amount that reads another (a procedure's other parameter) counts 0."""
+    range: the cards a seat holds that the item counts, valued for what they can become.  Where no
+    award's amount counts such a state, the amounts as they read now (a constant amount left out; None
+    where nothing is left): the scoring's own steps before an award may drop what the seat holds (a dish
+    not yet cooked, discarded at judging), so the score alone says 0 for cards that count once finished.
+    Only the awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that
+    local the only one known: an amount that reads another (a procedure's other parameter) counts 0."""
     spec = tables.spec
     defs = {d.name: d for d in spec.defs}
     tops: dict[str, int] = {}
@@ -187,16 +189,17 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
         if isinstance(dom, ir.IntDomain) and isinstance(dom.hi, int):
             tops[sname] = max(tops.get(sname, dom.hi), dom.hi)
     found = []
+    live = []
 
     def on_award(st, context):
         if isinstance(st, ir.Award) and st.item == name and isinstance(st.player, ir.Local):
             e = _inlined(defs, st.amount)
             top = _at_top(e, tops)
-            if top != e:
-                found.append((st.player.name, top))
+            (found if top != e else live).append((st.player.name, top))
 
     for body in item_progress._rule_bodies(spec):
         item_progress._walk_stmts(body, (), on_award)
+    found = found or [(who, e) for who, e in live if not isinstance(e, ir.Int)]
     if not found:
         return None
     fns = [(who, tables.rules.x(e), e) for who, e in found]
