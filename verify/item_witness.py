@@ -177,9 +177,14 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     """What item `name`'s awards to a seat would add up to now, were every card state their amounts
     count (a level, a number of tokens on a card: a state of whole numbers) at the top of its declared
     range: the cards a seat holds that the item counts, valued for what they can become.  Where no
-    award's amount counts such a state, the amounts as they read now (a constant amount left out; None
-    where nothing is left): the scoring's own steps before an award may drop what the seat holds (a dish
-    not yet cooked, discarded at judging), so the score alone says 0 for cards that count once finished.
+    award's amount counts such a state, the amounts that read what is printed on cards, as they read now
+    (None where there is none): the scoring's own steps before an award may drop what the seat holds (a
+    dish not yet cooked, discarded at judging), so the score alone says 0 for a card that counts once
+    finished, and the progress (item_progress) counts every card alike where the amount tells them apart
+    by what is printed on them (a side dish matching a main's suit).  An amount that reads nothing printed
+    (a count of cards times a player variable) is left to the score and the progress: read as it stands,
+    past what the scoring would cut, it steered a shipped spec's plans for such an item from a mean of 30
+    to 14.
     Only the awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that
     local the only one known: an amount that reads another (a procedure's other parameter) counts 0."""
     spec = tables.spec
@@ -199,7 +204,9 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
 
     for body in item_progress._rule_bodies(spec):
         item_progress._walk_stmts(body, (), on_award)
-    found = found or [(who, e) for who, e in live if not isinstance(e, ir.Int)]
+    printed = {f for names in tables.static_fields.values() for f in names}
+    found = found or [(who, e) for who, e in live
+                      if any(isinstance(x, ir.Attr) and x.name in printed for x in ir.walk(e))]
     if not found:
         return None
     fns = [(who, tables.rules.x(e), e) for who, e in found]
