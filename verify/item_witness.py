@@ -186,7 +186,8 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     past what the scoring would cut, it steered a shipped spec's plans for such an item from a mean of 30
     to 14.
     Only the awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that
-    local the only one known: an amount that reads another (a procedure's other parameter) counts 0."""
+    local the only one known: an amount that reads another (a procedure's other parameter: a challenge
+    card's bonus) is left out, and None where no other is left."""
     spec = tables.spec
     defs = {d.name: d for d in spec.defs}
     tops: dict[str, int] = {}
@@ -199,6 +200,8 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     def on_award(st, context):
         if isinstance(st, ir.Award) and st.item == name and isinstance(st.player, ir.Local):
             e = _inlined(defs, st.amount)
+            if _free_locals(e) - {st.player.name}:  # reads what only its procedure's call binds: unreadable
+                return
             top = _at_top(e, tops)
             (found if top != e else live).append((st.player.name, top))
 
@@ -217,12 +220,18 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
         for who, fn, _ in fns:
             try:
                 got = fn(st, {who: P[seat]})
-            except Exception:  # an amount that reads what only its procedure's call binds: unread
+            except Exception:  # a state the amount cannot be read in (a card not there): unread
                 continue
             if isinstance(got, int) and not isinstance(got, bool):
                 total += max(0, got)
         return total
     return value
+
+
+def _free_locals(e: ir.Expr) -> set[str]:
+    """The locals `e` reads that it does not bind itself (an aggregate's or a comprehension's variable)."""
+    return ({x.name for x in ir.walk(e) if isinstance(x, ir.Local)}
+            - {x.var for x in ir.walk(e) if isinstance(getattr(x, "var", None), str)})
 
 
 def _graded_compare(op: str, a: int, b: int) -> float:

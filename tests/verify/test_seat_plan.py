@@ -174,6 +174,20 @@ def test_a_level_read_only_in_a_test_or_subtracted_is_read_as_it_stands_and_an_a
     assert first_red("sum(worth(j) for j in p.cellar)", "def worth(j) = if j.colour == red then j.level else 0\n") == 3
 
 
+
+def test_an_amount_that_reads_a_procedures_other_parameter_is_left_out_of_what_the_awards_count_at_the_top():
+    """An award in a procedure called per jar (its amount the jar's level, a parameter other than the seat) reads nothing at_top can bind: left out, at_top reads a red jar just taken as 3 (the red levels at the top) and not 6, and is None where that award is the only one."""
+    per_jar = ("\nprocedure bonus(p, j) { award j.level to p for aged }\n")
+    both = CELLAR.replace("award AMOUNT to p for aged }",
+                          "award AMOUNT to p for aged\n    for j in p.cellar { do bonus(p, j) } }")
+    t = api.tables(api.compile_text(both.replace("AMOUNT", RED_LEVELS) + per_jar, "cellar.soan"), 2)
+    st = State(t).start()
+    st.apply([m.label for m in st.legal_moves()].index("take"))
+    st.apply([m.label for m in st.legal_moves()].index("jar(red)"))
+    assert item_witness.at_top(t, "aged")(st, 0) == 3
+    alone = both.replace("award AMOUNT to p for aged\n", "")
+    assert item_witness.at_top(api.tables(api.compile_text(alone + per_jar, "cellar.soan"), 2), "aged") is None
+
 # Each of eight rounds a player takes a jar from the market (2 red, 4 of each of four other colours)
 # into their pantry, seals one of their jars, or rests; at the end the unsealed jars go to the compost
 # and each red jar left scores 3.  By hand the top is 6: both red jars taken and sealed.  A red jar
