@@ -176,10 +176,18 @@ def _at_top(e: ir.Expr, tops: dict[str, int], monotone: bool = True) -> ir.Expr:
 def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     """What item `name`'s awards to a seat would add up to now, were every card state their amounts
     count (a level, a number of tokens on a card: a state of whole numbers) at the top of its declared
-    range: the cards a seat holds that the item counts, valued for what they can become.  None where no
-    award's amount counts such a state (the amount is then what the score says already).  Only the
-    awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that local
-    the only one known: an amount that reads another (a procedure's other parameter) counts 0."""
+    range: the cards a seat holds that the item counts, valued for what they can become.  Where no
+    award's amount counts such a state, the amounts that read what is printed on cards, as they read now
+    (None where there is none): the scoring's own steps before an award may drop what the seat holds (a
+    dish not yet cooked, discarded at judging), so the score alone says 0 for a card that counts once
+    finished, and the progress (item_progress) counts every card alike where the amount tells them apart
+    by what is printed on them (a side dish matching a main's suit).  An amount that reads nothing printed
+    (a count of cards times a player variable) is left to the score and the progress: read as it stands,
+    past what the scoring would cut, it steered a shipped spec's plans for such an item from a mean of 30
+    to 14.
+    Only the awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that
+    local the only one known: an amount that reads another (a procedure's other parameter: a challenge
+    card's bonus) is left out, and None where no other is left."""
     spec = tables.spec
     defs = {d.name: d for d in spec.defs}
     tops: dict[str, int] = {}
@@ -187,16 +195,21 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
         if isinstance(dom, ir.IntDomain) and isinstance(dom.hi, int):
             tops[sname] = max(tops.get(sname, dom.hi), dom.hi)
     found = []
+    live = []
 
     def on_award(st, context):
         if isinstance(st, ir.Award) and st.item == name and isinstance(st.player, ir.Local):
             e = _inlined(defs, st.amount)
+            if _free_locals(e) - {st.player.name}:  # reads what only its procedure's call binds: unreadable
+                return
             top = _at_top(e, tops)
-            if top != e:
-                found.append((st.player.name, top))
+            (found if top != e else live).append((st.player.name, top))
 
     for body in item_progress._rule_bodies(spec):
         item_progress._walk_stmts(body, (), on_award)
+    printed = {f for names in tables.static_fields.values() for f in names}
+    found = found or [(who, e) for who, e in live
+                      if any(isinstance(x, ir.Attr) and x.name in printed for x in ir.walk(e))]
     if not found:
         return None
     fns = [(who, tables.rules.x(e), e) for who, e in found]
@@ -207,12 +220,18 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
         for who, fn, _ in fns:
             try:
                 got = fn(st, {who: P[seat]})
-            except Exception:  # an amount that reads what only its procedure's call binds: unread
+            except Exception:  # a state the amount cannot be read in (a card not there): unread
                 continue
             if isinstance(got, int) and not isinstance(got, bool):
                 total += max(0, got)
         return total
     return value
+
+
+def _free_locals(e: ir.Expr) -> set[str]:
+    """The locals `e` reads that it does not bind itself (an aggregate's or a comprehension's variable)."""
+    return ({x.name for x in ir.walk(e) if isinstance(x, ir.Local)}
+            - {x.var for x in ir.walk(e) if isinstance(getattr(x, "var", None), str)})
 
 
 def _graded_compare(op: str, a: int, b: int) -> float:

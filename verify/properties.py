@@ -85,9 +85,10 @@ WIDE_TOTAL_PER_GAME = 650
 # each item and for all of them (about 5,000 a game on a shipped spec of 330-decision games, 6,000 on
 # one of 440, a re-plan from a game's half-way round about half that: six to nine games, for the items
 # fewest points short of 'within 2x'; at 100 and 200 the side dishes of one such spec stayed at 36 of
-# the 39 that 'within 2x' of 78 needs, at 150 and 300 they reached 50)
+# the 39 that 'within 2x' of 78 needs, at 150 and 300 they reached 50; at 300 for all, that spec's
+# plans at 4 players spent it on three items before synergy's turn, which stayed at 6: at 450, 17)
 FOCUS_EACH_PER_GAME = 150
-FOCUS_TOTAL_PER_GAME = 300
+FOCUS_TOTAL_PER_GAME = 450
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 

@@ -59,8 +59,9 @@ def seat_state_value(tables: Tables, name: str, seat: int, sign: int = 1) -> Cal
     """A state's value for item `name` at seat `seat` (`sign` -1: aimed at its lowest, a penalty): that
     seat's item (times sign) were the game scored now, then its closeness to the item's conditions, what
     its awards would count were the card states they count at their tops (item_witness.at_top: the cards
-    held for what they can become; a maximum only), its progress towards what the item counts, then
-    minus the other seats' item (times sign)."""
+    held for what they can become; where the amounts count no such state, those that read what is printed
+    on cards, as they stand; a maximum only), its progress towards what the item counts, then minus the
+    other seats' item (times sign)."""
     close = Closeness(tables, name)
     top = at_top(tables, name) if sign > 0 else None
     progress = item_progress.progress_of(tables, name)
