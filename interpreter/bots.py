@@ -192,8 +192,8 @@ class RolloutBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
 # (POLICY: random, greedy or mast, playout.py)
-# (DEPTH in decisions, or rK: K round ends), and after the policy options: `topK`, only greedy's K best moves
-# searched at the root, and `keep`, the mast averages kept across the seat's decisions (mcts.py)
+# (DEPTH in decisions, or rK: K round ends), and after the policy an option: `topK`, only greedy's K best moves
+# searched at the root (mcts.py)
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -205,8 +205,7 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     round under way; `mcts:20:6:greedy`: the seats play greedy's moves
     in the playouts, playout.py; `mcts:100:10:mast`: each seat plays the move
     whose label has fared best for it in the search so far, mcts.py; `mcts:30:10:mast:top3`: only greedy's 3 best
-    moves searched at the root; `mcts:100:10:mast:top2:keep`: the mast averages kept from one
-    decision of the seat to the next), or a strategy the spec declares."""
+    moves searched at the root), or a strategy the spec declares."""
     import difflib
 
     strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []
@@ -221,20 +220,16 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
             return (f"'{name}': mcts's playout policy is one of {', '.join(POLICIES)}, not '{parts[2]}'",
                     "e.g. mcts:20:6:greedy")
         if len(parts) > 3:
-            opts = parts[3:]
-            if (not all(_top(x) or x == "keep" for x in opts) or sum(map(_top, opts)) > 1 or opts.count("keep") > 1
-                    or ("keep" in opts and parts[2] != "mast")):
-                return (f"'{name}': mcts's options after the playout policy are topK, K a whole number from 1 to "
-                        f"{MAX_PLAYOUTS:,}: search only greedy's K best moves at the root, and keep (mast only): the "
-                        f"move averages kept from one decision of the seat to the next, each at most once",
-                        "e.g. mcts:30:10:mast:top3 or mcts:100:10:mast:top2:keep")
+            if len(parts) > 4 or not _top(parts[3]):
+                return (f"'{name}': mcts's one option after the playout policy is topK, K a whole number from 1 to "
+                        f"{MAX_PLAYOUTS:,}: search only greedy's K best moves at the root", "e.g. mcts:30:10:mast:top3")
             parts = parts[:3]
         parts = parts[:1] + [_rounds_depth(x) for x in parts[1:2]] + parts[2:]  # a depth `r2` checked as 2
         if len(parts) > 3 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts[:2])):
             return (f"'{name}': mcts takes a budget of playouts a decision, and optionally a playout depth in "
                     f"decisions (0: score the game where the tree ends) or in rounds (r1: to the end of the round "
                     f"under way), whole numbers up to {MAX_PLAYOUTS:,}, "
-                    f"and after them a playout policy ({', '.join(POLICIES)}) and the options topK and keep",
+                    f"and after them a playout policy ({', '.join(POLICIES)}) and the option topK",
                     "e.g. mcts:2000 or mcts:500:40 or mcts:20:6:greedy or mcts:12:r1:greedy or mcts:100:10:mast "
                     "or mcts:30:10:mast:top3")
         return None
@@ -266,10 +261,10 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
         parts = rest.split(":") if rest else []
         depth = parts[1] if len(parts) > 1 else None
         rounds = int(depth[1:]) if depth is not None and depth.startswith("r") else None
-        top = next((int(x[3:]) for x in parts[3:] if _top(x)), None)
         return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS,
                        int(depth) if depth is not None and rounds is None else None,
-                       parts[2] if len(parts) > 2 else "random", rounds=rounds, top=top, keep="keep" in parts[3:])
+                       parts[2] if len(parts) > 2 else "random", rounds=rounds,
+                       top=int(parts[3][3:]) if len(parts) > 3 else None)
     if head in BOTS:
         return BOTS[head](seat, rng)
     from .strategy import StrategyBot

@@ -38,12 +38,6 @@ at the price of a dictionary look-up per offered move, where a greedy playout
 pays a scoring per offered move.  Its playouts are valued as greedy playouts
 are (playout.search_values: the win, the place, and the lead).
 
-With the option `keep` (`mcts:100:10:mast:keep`) the mast averages are not
-started afresh at each decision: the seat's earlier searches of the game
-carry over, their weight halved at each new decision (MAST_DECAY), so a
-search of a few playouts starts from what the seat's last searches learned
-of every move label, not from nothing.
-
 With the option `topK` (`mcts:30:10:mast:top3`) the root is not searched by
 UCB: greedy ranks its moves on one determinization (playout.greedy_ranking),
 and only the K best are played, in turn, each round of them on one
@@ -75,10 +69,6 @@ FOLLOW_UPS = 8  # a cut playout's mover may finish its move with this many more 
 EXPAND = 8  # with a greedy playout policy, visits an information set takes before its own moves are searched
 MAST_EPSILON = 0.3  # with the mast policy, the share of playout moves drawn at random rather than by their mean value
 MAST_UNSEEN = 1.0  # with the mast policy, the value of a label not yet played: the best, so every move is tried
-# with the `keep` option, the weight the averages of the seat's earlier searches keep at each new decision: what a
-# move was worth a decision ago is a good first guess, but the game moves on (decaying MAST, Tak, Winands and
-# Bjornsson 2014), so older searches fade geometrically rather than outvote the new one
-MAST_DECAY = 0.5
 
 
 class _InfoSet:
@@ -102,7 +92,7 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
-                 policy: str = "random", rounds: int | None = None, top: int | None = None, keep: bool = False):
+                 policy: str = "random", rounds: int | None = None, top: int | None = None):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
@@ -116,9 +106,6 @@ class MCTSBot:
         # deciding and equal means going to greedy's order: a search whose playouts tell the moves apart overrules
         # greedy, one whose playouts see nothing (or a budget below the moves offered) plays greedy's move
         self.top = top
-        # with mast, the averages carried from this seat's earlier decisions of the game (None: each search starts
-        # empty); fed only by this bot's own searches, so by its own view, and replayed the same with the game
-        self.kept: dict | None = {} if keep and policy == "mast" else None
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
     def choose(self, info) -> int:
@@ -136,11 +123,6 @@ class MCTSBot:
         # the mast policy: each seat's mean value of every move label over this search's playouts (Move-Average
         # Sampling Technique, Finnsson and Bjornsson 2008): (seat, label) -> [times played, total value]
         mast = {} if self.policy == "mast" else None
-        if self.kept is not None:
-            mast = self.kept
-            for st in mast.values():
-                st[0] *= MAST_DECAY
-                st[1] *= MAST_DECAY
         played: list = []  # with mast: the (seat, label) of every move of the playout under way
         cut_round = None
         top = self.top

@@ -107,16 +107,14 @@ def test_playouts_cut_at_the_round_end_see_the_price_a_cut_mid_round_misses(poli
 
 
 @pytest.mark.parametrize("name, words", [("mcts:5:5:wild", "playout policy is one of random, greedy"),
-                                          ("mcts:5:5:greedy:1", "options after the playout policy are topK"),
-                                          ("mcts:5:5:mast:top0", "options after the playout policy are topK"),
-                                          ("mcts:5:5:mast:top3:top3", "options after the playout policy are topK"),
-                                          ("mcts:5:5:mast:keep:top2:keep", "each at most once"),
-                                          ("mcts:5:5:random:keep", "keep (mast only)"),
+                                          ("mcts:5:5:greedy:1", "one option after the playout policy is topK"),
+                                          ("mcts:5:5:mast:top0", "one option after the playout policy is topK"),
+                                          ("mcts:5:5:mast:top3:top3", "one option after the playout policy is topK"),
                                           ("mcts:5:r0", "r1: to the end of the round"),
                                           ("mcts:5:rx:greedy", "r1: to the end of the round")])
 def test_a_bad_playout_policy_is_refused(name, words):
-    """An unknown playout policy, an unknown, zero or repeated option after it, keep without mast, or a depth in rounds
-    below r1, is refused with what mcts takes."""
+    """An unknown playout policy, an unknown, zero or second option after it, or a depth in rounds below r1, is
+    refused with what mcts takes."""
     message, hint = api.bot_problem(name)
     assert words in message + " " + hint
 
@@ -213,34 +211,9 @@ def test_a_search_of_greedys_top_moves_overrules_greedy_where_the_playouts_see_f
 
 
 @pytest.mark.parametrize("bots", [["mcts:25:1000:mast:top2", "mcts:8:4:mast:top1"],
-                                  ["mcts:9:r1:random:top3", "mcts:6:2:greedy:top2"],
-                                  ["mcts:6:1000:mast:keep", "mcts:8:4:mast:top2:keep"]])
-def test_a_game_with_a_top_or_keep_option_is_the_same_game_twice(bots):
-    """Two plays of one seed with mcts's topK or keep option in both seats write the same log, byte for byte."""
+                                  ["mcts:9:r1:random:top3", "mcts:6:2:greedy:top2"]])
+def test_a_game_with_a_top_option_is_the_same_game_twice(bots):
+    """Two plays of one seed with mcts's topK option in both seats write the same log, byte for byte."""
     t = api.tables(compile_text(SLOW_TRAP, "slow_trap.soan"), 2)
     logs = [api.play(t, 3, bots).log for _ in range(2)]
     assert json.dumps(logs[0], sort_keys=True) == json.dumps(logs[1], sort_keys=True)
-
-
-# The slow trap, P1 first stalling twice: searches whose playouts already pass through the trap and P2's answers.
-WARM_TRAP = SLOW_TRAP.replace("rounds 1 {\n", """rounds 1 {
-  for w in players {
-    for p in players where p.seat == 1 {
-      choose by p "warms" { option u { } option v { } }
-    }
-  }
-""", 1)
-
-
-def _warm_trap_plays(bot: str) -> list[str]:
-    """`bot`'s safe-or-risky move (seat 1, against greedy) in twenty seeded games of the warm trap."""
-    t = api.tables(compile_text(WARM_TRAP, "warm_trap.soan"), 2)
-    return [next(s["move"] for s in api.play(t, seed, [bot, "greedy"]).log["steps"] if s.get("move") in ("safe", "risky"))
-            for seed in range(20)]
-
-
-def test_mast_averages_kept_from_the_seats_earlier_searches_see_the_trap_sooner():
-    """At six playouts a decision, mcts whose mast averages carry over from its two stalling searches (`keep`) plays
-    safe, the best play against greedy's pounce, in at least 17 of 20 games; starting each search afresh, in at most 12."""
-    assert _warm_trap_plays("mcts:6:1000:mast:keep").count("safe") >= 17
-    assert _warm_trap_plays("mcts:6:1000:mast").count("safe") <= 12
