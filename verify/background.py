@@ -3,13 +3,25 @@ function of the spec, the player count, the seed and the number of games) done i
 forked process from the start, so that it fills a core the rest leaves idle (the
 proofs, the cooperative searches) instead of running after them.  The result is what
 the same call returns in this process: the verdicts do not change, only when the work
-is done."""
+is done.
+
+Such a process runs at the lowest priority (BACKGROUND_NICE): it is needed only at the end
+of the run, while the main process and the pools it waits for (the seeded games, a climb's
+look-ahead) are the run's critical path.  At the same priority it took a core's share from
+them (on a shipped spec at 4 players, the wait for the seeded games shared the cores with
+17 s of background CPU beside their own 19 s); at the lowest it takes the cores they leave
+idle (the proofs, the plans of one process), and the whole of one once the main process
+waits for its result (benchmarks/README.md, branch s13-sched)."""
 
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 from soan.dsl.errors import SpecRuntimeError
+
+# the niceness a background process takes (os.nice: the most a process can lower its own priority)
+BACKGROUND_NICE = 19
 
 
 class Background:
@@ -61,6 +73,10 @@ class Background:
 
 
 def _run(fn: Callable[[], object], conn) -> None:
+    try:
+        os.nice(BACKGROUND_NICE)
+    except OSError:  # a platform without priorities: the work is the same, only its timing differs
+        pass
     try:
         out = ("value", fn())
     except SpecRuntimeError as e:  # pickling the exception would lose its span
