@@ -226,7 +226,8 @@ def report(series, roles: dict, marks: list, wall: float, every: float, main_end
           f"main's own {main_cpu:.1f} s, the seeded games' pool {seeded:.1f} s")
     print(f"floors for an idle 2-core machine: every process's CPU / 2 = {total / 2:.1f} s; main's own + the "
           f"seeded games' pool / 2 = {main_cpu + seeded / 2:.1f} s")
-    for policy in ("fair", "background last"):
+    for policy in ("fair", "background last", "held in seeded games", "held in pools",
+                   "held in pools, one at a time"):
         waits: dict = {}
         est = simulate(segments, background, marks, policy, waits=waits)
         print(f"model of an idle 2-core machine, {policy}: {est:.1f} s"
@@ -265,9 +266,15 @@ def simulate(segments: list, background: dict, marks: list, policy: str, cores: 
         while True:
             busy = [i for i, w in enumerate(fg) if w > 1e-9]
             bg = [r for r in left_bg if left_bg[r] > 1e-9 and starts[r] <= k]
+            seeded, ahead = others.get("seeded games", 0.0) > 0, others.get("look-ahead pools (climbs)", 0.0) > 0
+            if not waiting and (policy == "held in seeded games" and seeded
+                                or policy.startswith("held in pools") and (seeded or ahead)):
+                bg = []
+            if not waiting and policy == "held in pools, one at a time":
+                bg = sorted(bg, key=lambda r: r != "turn-planned searches")[:1]
             if waiting and left_bg.get(waiting, 0.0) <= 1e-9 or not waiting and not busy:
                 break
-            if policy == "fair":
+            if policy != "background last":
                 share = min(1.0, cores / max(1, len(busy) + len(bg)))
                 fg_share = bg_share = share
             else:
