@@ -92,6 +92,29 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(list(children(n))))
 
 
+def free_locals(e: Node) -> set[str]:
+    """The locals `e` reads that it does not bind itself: an aggregate's, a comprehension's or a ranking's
+    variable is bound in its condition, value and keys, not in the collection it runs over."""
+    out: set[str] = set()
+
+    def go(n, bound):
+        if isinstance(n, Local):
+            if n.name not in bound:
+                out.add(n.name)
+            return
+        if isinstance(n, (ListComp, Agg, Ranking)):
+            go(n.coll, bound)
+            for ch in children(n):
+                if ch is not n.coll:
+                    go(ch, bound | {n.var})
+            return
+        for ch in children(n):
+            go(ch, bound)
+
+    go(e, frozenset())
+    return out
+
+
 def _tuple(x) -> tuple:
     return tuple(x)
 

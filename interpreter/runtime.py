@@ -194,6 +194,10 @@ class Tables:
                             self.owner.append(owner)
                             self.start_slot.append(slot)
         self.n_cards = len(self.kind)
+        # each zone's cards at the start, in card order (a new game copies these lists)
+        self.start_zones: list[list[int]] = [[] for _ in self.zone_slots]
+        for cid, slot in enumerate(self.start_slot):
+            self.start_zones[slot].append(cid)
         self.C = tuple(CardRef(i) for i in range(self.n_cards))
         self.state_names = sorted({f.name for c in spec.components for f in c.fields if f.is_state})
         self.state_default: dict[str, list[Any]] = {}

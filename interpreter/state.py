@@ -221,12 +221,7 @@ class State:
     def __init__(self, tables: Tables, narrate: bool = False):
         t = self.t = tables
         n = t.n
-        start = getattr(t, "_start_zones", None)  # the zones' cards at the start, worked out once per tables
-        if start is None:
-            start = t._start_zones = [[] for _ in t.zone_slots]
-            for cid, slot in enumerate(t.start_slot):
-                start[slot].append(cid)
-        self.zones: list[list[int]] = list(map(list.copy, start))
+        self.zones: list[list[int]] = list(map(list.copy, t.start_zones))
         self.loc: list[int] = list(t.start_slot)
         self.cs: dict[str, list] = {name: list(col) for name, col in t.state_default.items()}
         self.facedown: list[bool] = [False] * t.n_cards

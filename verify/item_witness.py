@@ -200,7 +200,7 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     def on_award(st, context):
         if isinstance(st, ir.Award) and st.item == name and isinstance(st.player, ir.Local):
             e = _inlined(defs, st.amount)
-            if _free_locals(e) - {st.player.name}:  # reads what only its procedure's call binds: unreadable
+            if ir.free_locals(e) - {st.player.name}:  # reads what only its procedure's call binds: unreadable
                 return
             top = _at_top(e, tops)
             (found if top != e else live).append((st.player.name, top))
@@ -226,12 +226,6 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
                 total += max(0, got)
         return total
     return value
-
-
-def _free_locals(e: ir.Expr) -> set[str]:
-    """The locals `e` reads that it does not bind itself (an aggregate's or a comprehension's variable)."""
-    return ({x.name for x in ir.walk(e) if isinstance(x, ir.Local)}
-            - {x.var for x in ir.walk(e) if isinstance(getattr(x, "var", None), str)})
 
 
 def _graded_compare(op: str, a: int, b: int) -> float:

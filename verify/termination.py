@@ -659,7 +659,7 @@ class _Prover:
             case _:
                 return f"the condition at line {line} does not count cards for each value"
         x, z, g = (coll.var, coll.coll, coll.where) if isinstance(coll, ir.ListComp) else (None, coll, None)
-        if v in _free_locals(z):
+        if v in ir.free_locals(z):
             return f"the cards counted at line {line} lie in zones that depend on the value"
         zones = self.flow.zones_of(z, self.scope)
         if zones is ANY or not zones:
@@ -1046,7 +1046,7 @@ class _Prover:
         mine = [k for k in conjuncts(g) if k in (ir.BinOp("==", ir.Attr(ir.Local(x), "owner"), ir.Local(p)),
                                                   ir.BinOp("==", ir.Local(p), ir.Attr(ir.Local(x), "owner")))]
         rest = [k for k in conjuncts(g) if k not in mine]
-        if not mine or p in _free_locals(z) or any(p in _free_locals(k) for k in rest):
+        if not mine or p in ir.free_locals(z) or any(p in ir.free_locals(k) for k in rest):
             return None
         zones = self.flow.zones_of(z, self.scope)
         if zones is ANY or not zones or any(self.b.t.owner[card] is None for zn in zones
@@ -1103,31 +1103,10 @@ def _bound_vars(e) -> set[str]:
     return {n.var for n in ir.walk(e) if isinstance(n, _BINDERS)}
 
 
-def _free_locals(e) -> set[str]:
-    out: set[str] = set()
-
-    def go(n, bound):
-        if isinstance(n, ir.Local):
-            if n.name not in bound:
-                out.add(n.name)
-            return
-        if isinstance(n, _BINDERS):
-            go(n.coll, bound)
-            for ch in ir.children(n):
-                if ch is not n.coll:
-                    go(ch, bound | {n.var})
-            return
-        for ch in ir.children(n):
-            go(ch, bound)
-
-    go(e, frozenset())
-    return out
-
-
 def _subst(e, table: dict, other=None):
     """`e` with each free local named in `table` replaced by its entry (and every other free local
     by `other(name)` when given), renaming a comprehension's variable that an entry would capture."""
-    values_free = set().union(*(_free_locals(v) for v in table.values())) if table else set()
+    values_free = set().union(*(ir.free_locals(v) for v in table.values())) if table else set()
 
     def go(n, table, bound):
         if isinstance(n, ir.Local):
@@ -1240,7 +1219,7 @@ def _filter(var, coll, where):
     if not parts:
         return coll
     # the variable's own name does not matter: one name for every filter
-    taken = set().union(*(_free_locals(p) for p in parts)) - {var}
+    taken = set().union(*(ir.free_locals(p) for p in parts)) - {var}
     canon, k = "\4x", 0
     while canon in taken:  # a name the conditions do not already use for another local
         canon, k = f"\4x'{k}", k + 1
@@ -1417,7 +1396,7 @@ class _Owners:
             case ir.BinOp(op="+", left=a, right=b) if zones_only:
                 return self.owned_by(a, who, scope, depth + 1, True) and self.owned_by(b, who, scope, depth + 1, True)
             case ir.Call(func=f, args=args) if zones_only and f in self.defs and len(self.defs[f].params) == len(args):
-                if any(_free_locals(a) & _bound_vars(self.defs[f].body) for a in args):
+                if any(ir.free_locals(a) & _bound_vars(self.defs[f].body) for a in args):
                     return False
                 body = _subst(self.defs[f].body, dict(zip(self.defs[f].params, args)))
                 return self.owned_by(body, who, scope, depth + 1, True)
