@@ -283,7 +283,7 @@ def ruling_steer(tables: Tables, name: str) -> Callable[[State], float] | None:
     g = Steer(tables)
     # only the tests a bare state can answer steer: one on a local (a parameter, a loop's card)
     # depends on where the rules are, which a state does not say
-    tests = [ts for ts in ({normal(t) for t in site.tests if not _free_locals(t)} for site in sites) if ts]
+    tests = [ts for ts in ({normal(t) for t in site.tests if not ir.free_locals(t)} for site in sites) if ts]
     tests = [tuple(ts) for ts in {frozenset(ts) for ts in tests}]
     if not tests:
         return None
@@ -298,18 +298,6 @@ def ruling_steer(tables: Tables, name: str) -> Callable[[State], float] | None:
         finally:
             _restore(st, saved)
     return value
-
-
-def _free_locals(e: ir.Expr) -> set[str]:
-    """The locals `e` reads that it does not bind itself (a comprehension's variable is bound)."""
-    if isinstance(e, ir.Local):
-        return {e.name}
-    free: set[str] = set()
-    for c in ir.children(e):
-        free |= _free_locals(c)
-    if isinstance(e, (ir.Agg, ir.ListComp)):
-        free.discard(e.var)
-    return free
 
 
 def question_steer(tables: Tables, q: ir.Question) -> Callable[[State], float]:

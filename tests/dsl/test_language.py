@@ -705,3 +705,17 @@ def test_an_unknown_function_with_no_close_name_lists_near_names():
     text = MINI.replace("award 1 to p for pts", "award count(others(p)) to p for pts")
     (p,) = problems_of(text).problems
     assert p.message == "unknown function 'others'" and p.hint and ("nearest:" in p.hint or "known functions:" in p.hint)
+
+
+def test_free_locals_binds_a_ranking_and_a_comprehension_variable_but_not_the_callers_local():
+    """A ranking's and a comprehension's own variables are bound inside them, so only a local from outside is free."""
+    spec = compile_text(MINI.replace(
+        "winner among",
+        "def richer(p) = count(q in players where q.coins > p.coins)\n"
+        "def top = best q in players by q.coins desc else none\n"
+        "winner among"), "mini.soan")
+    defs = {d.name: d.body for d in spec.defs}
+    richer, top = defs["richer"], defs["top"]
+    assert ir.free_locals(richer) == {"p"}
+    assert any(isinstance(n, ir.Ranking) for n in ir.walk(top))
+    assert ir.free_locals(top) == set()
