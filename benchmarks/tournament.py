@@ -11,8 +11,8 @@ challenger is stronger where the whole interval lies above the fair share.
     python benchmarks/tournament.py --matches greedy/random,mcts:100:10/greedy --json
     python benchmarks/tournament.py specs/kitano-20.soan --games 60 --first-seed 60   # seeds 60..119
 
-The budgets are work (games, playouts a decision), never time; the script prints the wall and CPU seconds (all its processes) each
-match took, for the record only.
+The budgets are work (games, playouts a decision), never time; the script prints
+the wall and CPU seconds (all its processes) each match took, for the record only.
 """
 
 from __future__ import annotations
