@@ -11,6 +11,8 @@ import pytest
 from soan import api
 from soan.interpreter.play import record_game, replay
 from soan.interpreter.runtime import CardRef
+from soan.verify.claims import contradictions, proved_claims
+from soan.verify.exhaustive import GameFacts, _facts
 
 ROOT = Path(__file__).resolve().parents[2]
 ANY = None  # a card no line needs: the lowest rank left
@@ -159,61 +161,75 @@ class Line:
                         if self.t.fields[_cards(m.value)[0]]["heat"] == self.take_heat[prompt])
         return at("pass") if "pass" in labels else 0
 
-    def play(self):
+    def play(self) -> GameFacts:
         rec = record_game(self.t, 0, self.choose, ["plan"] * self.n, chance=self.chance)
         replay(self.t, rec.log)  # raises where the log takes another course
-        return rec.state.result["breakdown"]["P1"]
+        steps = rec.log["steps"]
+        return _facts(rec.state, self.t, sum("move" in x for x in steps),
+                      tuple(x.get("move") or x["chance"] for x in steps), None)
 
 
-HIGH, R7, R56, R6, R8, R5 = {8, 9}, {7}, {5, 6}, {6}, {8}, {5}
-R79 = {7, 8, 9}
+HIGH, R7, R56, R6, R8, R5, R79 = {8, 9}, {7}, {5, 6}, {6}, {8}, {5}, {7, 8, 9}
 A, S = "appeal_area", "smoke_area"
+GRILL = [("grill", 4, "plus_die"), ("grill", 3, "plus_die"), ("grill", 2, "plus_die"), ("grill", 2, "plus_die")]
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_main_dishes_reach_112_at_draft_20(players):
-    """Draft 20's main dishes reach 112: 10 dishes of ranks 8-9 (8 valued) and 2 of rank 7, the grill at 8."""
-    line = Line(20, players, deal=[HIGH] * 4 + [ANY], heats=[6, 2, 0, 0, 0], goal="goal_full_gauge",
-                shows=[[HIGH, HIGH, ANY, ANY], [HIGH, HIGH, ANY, ANY], [HIGH, HIGH, ANY, ANY], [R7, R7, ANY, ANY]],
-                rounds=[[S, S, A, A]] * 4)
-    assert line.play()["main_vp"] == 112
+def main_112(draft, players):
+    """10 dishes of ranks 8-9 (8 valued) and 2 of rank 7, the grill at 8."""
+    return Line(draft, players, deal=[HIGH] * 4 + [ANY], heats=[6, 2, 0, 0, 0], goal="goal_full_gauge",
+                shows=[[HIGH, HIGH, ANY, ANY]] * 3 + [[R7, R7, ANY, ANY]], rounds=[[S, S, A, A]] * 4)
 
 
-def test_main_dishes_reach_90_at_draft_19_three_players():
-    """Draft 19's main dishes reach 90 at 3 players: ten dishes of ranks 5-6 (4 valued), five of rank 7."""
-    line = Line(19, 3, deal=[R56] * 4 + [ANY], heats=[6, 0, 0, 0, 0], goal="goal_full_gauge",
+def main_90(draft, players):
+    """Ten dishes of ranks 5-6 (4 valued), five of rank 7, the grill at 6."""
+    return Line(draft, players, deal=[R56] * 4 + [ANY], heats=[6, 0, 0, 0, 0], goal="goal_full_gauge",
                 shows=[[R56] * 4, [R56, R56, R7, R7], [R7, R7, ANY, ANY], [R7, ANY, ANY, ANY]],
                 rounds=[[A] * 4, [A] * 4, [S, S, A, A], [S, S, A, "sauce_area"]])
-    assert line.play()["main_vp"] == 90
 
 
-def test_main_dishes_reach_92_at_draft_19_four_players():
-    """Draft 19's main dishes reach 92 at 4 players: the 15 dishes of ranks 6-8, four rank-6 ones valued."""
-    line = Line(19, 4, deal=[R6] * 4 + [ANY], heats=[6, 1, 0, 0, 0], goal="goal_full_gauge",
+def main_92(draft, players):
+    """The 15 dishes of ranks 6-8, four rank-6 ones valued, the grill at 7."""
+    return Line(draft, players, deal=[R6] * 4 + [ANY], heats=[6, 1, 0, 0, 0], goal="goal_full_gauge",
                 shows=[[R6, R8, R8, R8], [R8, R8, R7, R7], [R7, R7, R7, ANY], [ANY] * 4],
                 rounds=[[A] * 4, [A] * 4, [S, A, A, A], [S, S, S, "sauce_area"]])
-    assert line.play()["main_vp"] == 92
 
 
-@pytest.mark.parametrize("draft,players", [(19, 3), (19, 4), (20, 3), (20, 4)])
-def test_challenge_bonus_reaches_45_on_full_gauge(draft, players):
-    """The challenge bonus reaches 45: the full-gauge card and the 15 mains of ranks 7-9 at their gauge."""
-    line = Line(draft, players, deal=[R79] * 4 + [ANY], heats=[6, 2, 0, 0, 0], goal="goal_full_gauge",
-                shows=[[R79] * 4, [R79] * 4, [R79, R79, R79, ANY], [ANY, ANY, ANY, ANY]],
+def full_gauge_45(draft, players):
+    """The full-gauge challenge card and the 15 mains of ranks 7-9 at their gauge, the grill at 8."""
+    return Line(draft, players, deal=[R79] * 4 + [ANY], heats=[6, 2, 0, 0, 0], goal="goal_full_gauge",
+                shows=[[R79] * 4, [R79] * 4, [R79, R79, R79, ANY], [ANY] * 4],
                 rounds=[[A] * 4, [A] * 4, [A] * 4, [A, A, "sauce_area", "sauce_area"]])
-    assert line.play()["challenge_vp"] == 45
 
 
-@pytest.mark.parametrize("draft,players", [(19, 3), (19, 4), (20, 3), (20, 4)])
-def test_exact_roasts_reach_35(draft, players):
-    """Exact roasts reach 35: dice grown in round 1 to d12, d8, d6, d6, four rank-5 mains, 4 + 9 + 11 + 11."""
+def exact_35(draft, players):
+    """Dice grown in round 1 to d12, d8, d6, d6 on four rank-5 mains: 4 + 9 + 11 + 11 exact roasts. The exacts
+    card's reveal draws everyone a grill card: P1's 0 is dropped at the grill phase for the +3."""
     grow = "side_area" if draft == 20 else "sauce_area"
-    grill = [("grill", 4, "plus_die"), ("grill", 3, "plus_die"), ("grill", 2, "plus_die"), ("grill", 2, "plus_die")]
-    # the exacts card's reveal draws everyone a grill card: P1's 0 is dropped at the grill phase for the +3
-    line = Line(draft, players, deal=[R5] * 4 + [ANY], heats=[2, 0, 3, 0, 0, 0], goal="goal_exacts", face=3,
+    return Line(draft, players, deal=[R5] * 4 + [ANY], heats=[2, 0, 3, 0, 0, 0], goal="goal_exacts", face=3,
                 ideas=("grow_die", "grow_die"),
                 take_heat={"discards grill cards down to round + 1": 0, "discards a grill card": 3},
-                shows=[[ANY] * 4] * 4,
-                rounds=[[S, S, grow, grow], ["heat_area"] + grill[:3], grill, grill])
-    got = line.play()
-    assert got["exact"] == 35 and got["challenge_vp"] == 35
+                shows=[[ANY] * 4] * 4, rounds=[[S, S, grow, grow], ["heat_area"] + GRILL[:3], GRILL, GRILL])
+
+
+# (plan, draft, players, what P1 must reach): the doc's table, row by row
+LINES = [(main_112, 20, 3, {"main_vp": 112}), (main_112, 20, 4, {"main_vp": 112}),
+         (main_90, 19, 3, {"main_vp": 90}), (main_92, 19, 4, {"main_vp": 92})] + \
+        [(full_gauge_45, d, n, {"challenge_vp": 45}) for d in (19, 20) for n in (3, 4)] + \
+        [(exact_35, d, n, {"exact": 35, "challenge_vp": 35}) for d in (19, 20) for n in (3, 4)]
+
+
+@pytest.mark.parametrize("plan,draft,players,reach", LINES, ids=lambda x: getattr(x, "__name__", str(x)))
+def test_each_line_is_a_game_that_reaches_the_doc_score(plan, draft, players, reach):
+    """Each by-hand line of the doc, played as its plan, gives P1 the points the doc's table says."""
+    game = plan(draft, players).play()
+    assert {item: game.items[item][0] for item in reach} == reach
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("draft,players", [(19, 3), (19, 4), (20, 3), (20, 4)])
+def test_no_claim_verify_proves_is_contradicted_by_a_planned_game(draft, players):
+    """Every claim verify proves about Pitmaster (scores, supplies, piles, tie-breaks, length) holds in the planned
+    games of that draft and count, whose dishes and totals go far past what random and searched games reach."""
+    games = [plan(d, n).play() for plan, d, n, _ in LINES if (d, n) == (draft, players)]
+    tables = api.tables(api.load(str(ROOT / "specs" / f"pitmaster-{draft}.soan")), players)
+    assert contradictions(proved_claims(tables), games) == []
