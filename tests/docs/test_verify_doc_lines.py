@@ -77,7 +77,7 @@ class Line:
         if name == "idea_deck":
             first = [i for i in range(len(cards)) if self.t.fields[cards[i]]["effect"] in self.ideas][:len(self.ideas)]
             return first + [i for i in range(len(cards)) if i not in first]
-        if name == "grill_deck":  # P1 draws first every time, the other seats the next cards
+        if name == "grill_deck":  # P1 leads every order (character 1, never fewer appeal tokens)
             heat = lambda i: self.t.fields[cards[i]]["heat"]
             left, out = list(range(len(cards))), []
             for h in self.heats:
