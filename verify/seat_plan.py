@@ -72,7 +72,7 @@ def seat_state_value(tables: Tables, name: str, seat: int, sign: int = 1,
     other seats' item (times sign).  `capped`: what the cards can become read at each card's own cap
     (at_top's `capped`)."""
     close = Closeness(tables, name)
-    top = at_top(tables, name, capped) if sign > 0 else None
+    top = (at_top(tables, name, capped=True) if capped else at_top(tables, name)) if sign > 0 else None
     progress = item_progress.progress_of(tables, name)
     scores = item_scores(tables, name, sign)
 
