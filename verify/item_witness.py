@@ -154,26 +154,122 @@ def _inlined(defs: dict, e: ir.Expr, depth: int = 0) -> ir.Expr:
     return sub(e, {}, depth)
 
 
-def _at_top(e: ir.Expr, tops: dict[str, int], monotone: bool = True) -> ir.Expr:
+def _at_top(e: ir.Expr, tops: dict[str, int], monotone: bool = True, caps: dict | None = None) -> ir.Expr:
     """`e` with each card state in `tops` read where more of it means more (see _MONOTONE_OPS) replaced
-    by its top value; everywhere else (a test, a filter, what is subtracted) read as it is."""
+    by its top value (where `caps` gives the state a card's own cap, state_caps, that cap read on the
+    card); everywhere else (a test, a filter, what is subtracted) read as it is."""
     if isinstance(e, ir.Attr) and monotone and e.name in tops:
+        if caps and e.name in caps:
+            return _cap_on(caps[e.name], e.obj, tops[e.name])
         return ir.Int(tops[e.name])
     if isinstance(e, ir.BinOp):
         keep_left = monotone and e.op in _MONOTONE_OPS + ("-", "//")
         keep_right = monotone and e.op in _MONOTONE_OPS
-        left, right = _at_top(e.left, tops, keep_left), _at_top(e.right, tops, keep_right)
+        left, right = _at_top(e.left, tops, keep_left, caps), _at_top(e.right, tops, keep_right, caps)
         return e if left is e.left and right is e.right else attrs.evolve(e, left=left, right=right)
     if isinstance(e, ir.Cond):
-        then, orelse = _at_top(e.then, tops, monotone), _at_top(e.orelse, tops, monotone)
+        then, orelse = _at_top(e.then, tops, monotone, caps), _at_top(e.orelse, tops, monotone, caps)
         return e if then is e.then and orelse is e.orelse else attrs.evolve(e, then=then, orelse=orelse)
     if isinstance(e, ir.Agg) and e.func in ("sum", "max", "min") and e.value is not None:
-        value = _at_top(e.value, tops, monotone)
+        value = _at_top(e.value, tops, monotone, caps)
         return e if value is e.value else attrs.evolve(e, value=value)
     return e
 
 
-def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
+def _larger(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    return ir.Cond(ir.BinOp(">=", a, b), a, b)
+
+
+def _cap_on(cap: list, obj: ir.Expr, top: int) -> ir.Expr:
+    """A state's cap (state_caps: the values it is set to, the bounds its raises are guarded by, each
+    on a card local) read on the card `obj`, never past `top` (its declared range's)."""
+    parts = [_substituted(x, {var: obj}) for var, x in cap]
+    got = parts[0]
+    for x in parts[1:]:
+        got = _larger(got, x)
+    return ir.Cond(ir.BinOp("<=", got, ir.Int(top)), got, ir.Int(top))
+
+
+def _substituted(e: ir.Expr, table: dict) -> ir.Expr:
+    if isinstance(e, ir.Local) and e.name in table:
+        return table[e.name]
+    return ir.map_children(e, lambda c: _substituted(c, table) if isinstance(c, ir.Expr) else c)
+
+
+def state_caps(tables: Tables) -> dict[str, list[tuple[str, ir.Expr]]]:
+    """For each card state of whole numbers that the rules only ever raise under a guard, the most it can
+    reach on a card: every `set c.s = k` (k a number) and every `set c.s += k` inside a test `c.s < E`
+    (`<= E`) on the same card give k, E - 1 + k (E + k); the cap is the largest of them, each an
+    expression on its card local (with the defs it calls inlined).  A state set any other way (to what is
+    not a number, raised with no such guard, or on what is not a card local) has none: what it can reach
+    is then its declared range's top.  A guide for what a card can become (at_top): the guard is read from
+    the rules, so a card whose cap is its printed gauge plus a token on it is valued at that, not at the
+    range every card shares."""
+    defs = {d.name: d for d in tables.spec.defs}
+    states = {s for names in tables.kind_states.values() for s in names}
+    found: dict[str, list] = {}
+    broken: set[str] = set()
+
+    def conjuncts(tests):
+        for t in tests:
+            if isinstance(t, ir.BinOp) and t.op == "and":
+                yield from conjuncts((t.left, t.right))
+            else:
+                yield t
+
+    def on_set(node, tests):
+        tgt = node.target
+        if not (isinstance(tgt, ir.Attr) and tgt.name in states):
+            return
+        name = tgt.name
+        if not isinstance(tgt.obj, ir.Local):
+            broken.add(name)
+            return
+        var = tgt.obj.name
+        if node.op == "-=":
+            if not (isinstance(node.value, ir.Int) and node.value.value >= 0):
+                broken.add(name)
+            return
+        if not isinstance(node.value, ir.Int):
+            broken.add(name)
+            return
+        k = node.value.value
+        if node.op == "=":
+            found.setdefault(name, []).append((var, ir.Int(k)))
+            return
+        for t in conjuncts(tests):
+            if isinstance(t, ir.BinOp) and t.op in ("<", "<=") and t.left == tgt:
+                bound = _inlined(defs, t.right)
+                if not (ir.free_locals(bound) - {var}):
+                    extra = k - 1 if t.op == "<" else k
+                    found.setdefault(name, []).append(
+                        (var, bound if extra == 0 else ir.BinOp("+", bound, ir.Int(extra))))
+                    return
+        broken.add(name)
+
+    def walk(node, tests):
+        if isinstance(node, ir.Block):
+            for s in node.stmts:
+                walk(s, tests)
+        elif isinstance(node, ir.Set):
+            on_set(node, tests)
+        elif isinstance(node, ir.If):
+            before: tuple = ()
+            for test, blk in node.branches:
+                walk(blk, tests + before + (test,))
+                before += (ir.Not(test),)
+            if node.orelse is not None:
+                walk(node.orelse, tests + before)
+        elif isinstance(node, (ir.Stmt, ir.OptionBranch)):
+            for b in item_progress._exprs_and_blocks(node)[1]:
+                walk(b, tests)
+
+    for body in item_progress._rule_bodies(tables.spec):
+        walk(body, ())
+    return {name: cap for name, cap in found.items() if name not in broken}
+
+
+def at_top(tables: Tables, name: str, capped: bool = False) -> Callable[[object, int], int] | None:
     """What item `name`'s awards to a seat would add up to now, were every card state their amounts
     count (a level, a number of tokens on a card: a state of whole numbers) at the top of its declared
     range: the cards a seat holds that the item counts, valued for what they can become.  Where no
@@ -187,13 +283,15 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
     to 14.
     Only the awards whose player is a local (a loop's seat, a procedure's parameter) are read, with that
     local the only one known: an amount that reads another (a procedure's other parameter: a challenge
-    card's bonus) is left out, and None where no other is left."""
+    card's bonus) is left out, and None where no other is left.  `capped`: a state the rules raise only
+    under a guard on the card (state_caps) is read at that card's own cap instead."""
     spec = tables.spec
     defs = {d.name: d for d in spec.defs}
     tops: dict[str, int] = {}
     for (_, sname), dom in tables.state_domain.items():
         if isinstance(dom, ir.IntDomain) and isinstance(dom.hi, int):
             tops[sname] = max(tops.get(sname, dom.hi), dom.hi)
+    caps = state_caps(tables) if capped else None
     found = []
     live = []
 
@@ -202,7 +300,7 @@ def at_top(tables: Tables, name: str) -> Callable[[object, int], int] | None:
             e = _inlined(defs, st.amount)
             if ir.free_locals(e) - {st.player.name}:  # reads what only its procedure's call binds: unreadable
                 return
-            top = _at_top(e, tops)
+            top = _at_top(e, tops, caps=caps)
             (found if top != e else live).append((st.player.name, top))
 
     for body in item_progress._rule_bodies(spec):

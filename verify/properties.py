@@ -89,6 +89,8 @@ WIDE_TOTAL_PER_GAME = 650
 # plans at 4 players spent it on three items before synergy's turn, which stayed at 6: at 450, 17)
 FOCUS_EACH_PER_GAME = 150
 FOCUS_TOTAL_PER_GAME = 450
+# the one-seat plans planned ahead after those (seat_plan._plan_ahead), all items together
+AHEAD_TOTAL_PER_GAME = 200
 PROPERTIES = ("supplies", "tiebreaks", "score", "termination", "conservation", "dead", "rulings", "questions")
 
 
@@ -591,7 +593,7 @@ class Verifier:
                                             self.seed, g * FOCUS_TOTAL_PER_GAME, g * FOCUS_EACH_PER_GAME, shortest,
                                             lambda rec: observe(self.s, rec, self.t),
                                             stop=self.out_of_time,
-                                            best_game=best_game)
+                                            best_game=best_game, ahead_steps=g * AHEAD_TOTAL_PER_GAME)
         if self.out_of_time():
             self.s.cut_short = True
         for _, _, rec in found:

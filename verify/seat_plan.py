@@ -28,13 +28,15 @@ never seconds.
 
 from __future__ import annotations
 
+import random
 from typing import Callable
 
+from soan.dsl.errors import SpecRuntimeError
 from soan.interpreter.play import GameRecord
 from soan.interpreter.runtime import Tables
-from soan.interpreter.state import State
+from soan.interpreter.state import CHANCE, State
 
-from . import item_progress, turn_plan
+from . import item_progress, luck, turn_plan
 from .item_plan import item_scores
 from .item_witness import Closeness, at_top
 
@@ -53,17 +55,24 @@ AGAIN = 2
 # 330-440-decision games (3,400-6,400 steps a game), so a plan is tried only where an item's steps
 # cover this many per decision
 STEPS_PER_DECISION = 18
+# the plans planned ahead (_plan_ahead): how many of the best ends of each of the focused seat's runs are
+# valued again at the round's end, and the way their luck is chosen (luck.Course: piles stacked by their
+# first field's first ordering, rolls high)
+AHEAD = 4
+AHEAD_LUCK = 0
 
 
-def seat_state_value(tables: Tables, name: str, seat: int, sign: int = 1) -> Callable[[State], tuple]:
+def seat_state_value(tables: Tables, name: str, seat: int, sign: int = 1,
+                     capped: bool = False) -> Callable[[State], tuple]:
     """A state's value for item `name` at seat `seat` (`sign` -1: aimed at its lowest, a penalty): that
     seat's item (times sign) were the game scored now, then its closeness to the item's conditions, what
     its awards would count were the card states they count at their tops (item_witness.at_top: the cards
     held for what they can become; where the amounts count no such state, those that read what is printed
     on cards, as they stand; a maximum only), its progress towards what the item counts, then minus the
-    other seats' item (times sign)."""
+    other seats' item (times sign).  `capped`: what the cards can become read at each card's own cap
+    (at_top's `capped`)."""
     close = Closeness(tables, name)
-    top = at_top(tables, name) if sign > 0 else None
+    top = (at_top(tables, name, capped=True) if capped else at_top(tables, name)) if sign > 0 else None
     progress = item_progress.progress_of(tables, name)
     scores = item_scores(tables, name, sign)
 
@@ -79,7 +88,8 @@ def seat_state_value(tables: Tables, name: str, seat: int, sign: int = 1) -> Cal
 def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
                  seed: int, max_steps: int, max_each: int, game_length: int, on_game: Callable[[GameRecord], None],
                  stop: Callable[[], bool] | None = None,
-                 best_game: Callable[[str], GameRecord | None] | None = None) -> list[tuple[str, int, GameRecord]]:
+                 best_game: Callable[[str], GameRecord | None] | None = None,
+                 ahead_steps: int = 0) -> list[tuple[str, int, GameRecord]]:
     """Focused planned games for each loose item (name, sign, proved bound: sign 1 a maximum, -1 a
     penalty's minimum, the bound then below 0) while the item's `max_each` steps cover another game of
     `game_length` decisions (STEPS_PER_DECISION each; a game planned from a later round, the share of
@@ -92,6 +102,7 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
     a new one), and one starts from a fresh deal, seat 2, 3, ... focused (other deals, other games by
     the way), MAX_PLANS at most.  Without it, seat 1 is focused, then seat 2, ..., each from a fresh
     deal.  The maxima fewest points short of half their bound go first, the penalties after them.
+    `ahead_steps`: the steps of the plans planned ahead after all these (_plan_ahead), 0 for none.
     Returns the games that beat the best seen: (item, value, game), the best per item."""
     need = game_length * STEPS_PER_DECISION
     # the maxima first, sharing `max_steps`, the nearest to half their bound first; then each penalty with a
@@ -147,7 +158,72 @@ def plan_focused(tables: Tables, items: list[tuple[str, int, int]], seen: Callab
                 best, found_best = got, rec
         if found_best is not None:
             out.append((name, sign * best, found_best))
+    if ahead_steps > 0:
+        out += _plan_ahead(tables, [x for x in items if x[1] > 0 and x[2] > 0], seen, seed, ahead_steps,
+                           max_each, need, on_game, stop)
     return out
+
+
+def _plan_ahead(tables: Tables, items: list[tuple[str, int, int]], seen: Callable[[str, int], int | None],
+                seed: int, max_steps: int, max_each: int, need: int, on_game: Callable[[GameRecord], None],
+                stop: Callable[[], bool] | None) -> list[tuple[str, int, GameRecord]]:
+    """After every other plan, the maxima still short of half their bound (fewest points short first) get
+    plans of `max_steps` of their own (`max_each` an item), each planned ahead: the focused seat's runs
+    valued again at the round's end (turn_plan.plan's `ahead_of`, AHEAD of each run's ends), the cards
+    valued at their own caps (at_top's `capped`), the luck chosen (luck.Course(AHEAD_LUCK)) and the seat
+    focused the one whose value is highest where that luck and random choices have dealt the setup
+    (_dealt_seat).  The games before are the same as without them, so what these play only adds."""
+    order = sorted(items, key=lambda x: -(-x[2] // 2) - (seen(x[0], x[1]) or 0))
+    out = []
+    left = max_steps
+    for name, _, bound in order:
+        goal = -(-bound // 2)
+        best = seen(name, 1)
+        used = 0
+        found_best = None
+        for k in range(MAX_PLANS):
+            if best is not None and best >= goal or (stop is not None and stop()):
+                break
+            if min(left, max_each - used) < need:
+                break
+            seat = _dealt_seat(tables, name, seed + k)
+            spent = [0]
+            found = turn_plan.plan(tables, seat_state_value(tables, name, seat, capped=True), seed + k,
+                                   min(max_each - used, left), settled=lambda v, goal=goal: v[0] >= goal,
+                                   stop=stop, on_game=on_game, spent=spent, leaves=LEAVES, tries=1,
+                                   leaves_of=lambda s, seat=seat: LEAVES if s == seat else OTHER_LEAVES,
+                                   again=AGAIN, chosen=1, first_luck=AHEAD_LUCK,
+                                   ahead_of=lambda s, seat=seat: AHEAD if s == seat else 0)
+            used += spent[0]
+            left -= spent[0]
+            if found is None:
+                continue
+            rec = found[1]
+            got = max(rec.result["breakdown"][f"P{i + 1}"][name] for i in range(tables.n))
+            if best is None or got > best:
+                best, found_best = got, rec
+        if found_best is not None:
+            out.append((name, best, found_best))
+    return out
+
+
+def _dealt_seat(tables: Tables, name: str, seed: int) -> int:
+    """The seat whose value for item `name` (seat_state_value, cards at their caps) is highest where the
+    setup is dealt with luck.Course(AHEAD_LUCK) and its decisions taken at random (`seed`): the seat that
+    luck favours (a pile stacked by kind deals one seat the cards its item counts)."""
+    rng = random.Random(f"soan/{seed}/dealt_seat")
+    course = luck.Course(AHEAD_LUCK)
+    st = State(tables).start()
+    try:
+        while not st.is_terminal() and st.round < 1:
+            if st.current_player() == CHANCE:
+                st.apply_chance(course.draw(st, rng))
+            else:
+                st.apply(rng.randrange(len(st.legal_moves())))
+    except SpecRuntimeError:
+        return 0
+    values = [seat_state_value(tables, name, i, capped=True)(st) for i in range(tables.n)]
+    return max(range(tables.n), key=lambda i: values[i])
 
 
 def opening_of(tables: Tables, rec: GameRecord, rounds: int = 1) -> tuple[State, list]:

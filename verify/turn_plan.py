@@ -56,6 +56,8 @@ TIE_LEAVES = 64
 TIE_STEPS = 6
 # courses of each round, the one whose end values highest kept
 TRIES = 4
+# random steps at most from a run's end to the round's end (plan's `ahead_of`)
+ROUND_END_STEPS = 600
 
 
 class _Work:
@@ -66,10 +68,12 @@ class _Work:
 
 
 def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, work: _Work,
-         leaves: int = LEAVES) -> tuple[list[int], tuple]:
+         leaves: int = LEAVES, ahead: int = 0) -> tuple[list[int], tuple]:
     """The moves of the seat to move, from `st` until another seat or a chance event is next (at
     most DEPTH): the sequence whose end values highest among a tree of LEAVES sequences, and that
-    value."""
+    value.  `ahead`: the `ahead` ends valued highest are valued again where a random continuation
+    leaves them at the round's end (_at_round_end, the same luck for each), and the best of them there
+    is played."""
     seat = st.current_player()
     ends: list = []
 
@@ -107,8 +111,34 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
     if len({v for v, _, _, _ in valued}) == 1 and len({tuple(seq[:1]) for _, _, _, seq in valued}) > 1:
         bits = rng.getrandbits(32)  # the same luck for every continuation
         valued = [(_later(s, objective, bits, work), r, s, seq) for _, r, s, seq in valued[:TIE_LEAVES]]
+    elif ahead > 0 and len(valued) > 1:
+        top = sorted(valued, key=lambda x: (x[0], x[1]), reverse=True)[:ahead]
+        bits = rng.getrandbits(32)
+        later = [((_at_round_end(s, objective, bits, work), v), r, s, seq, v) for v, r, s, seq in top]
+        best = max(later, key=lambda x: (x[0], x[1]))
+        return best[3], best[4]
     best = max(valued, key=lambda x: (x[0], x[1]))
     return best[3], best[0]
+
+
+def _at_round_end(st: State, objective: Callable[[State], tuple], luck: int, work: _Work) -> tuple:
+    """The objective where random steps from `st` (the same luck for every caller) reach the next
+    round's start or the game's end (ROUND_END_STEPS at most): what the rules' own steps at the round's
+    end (a roast of every dish left on the fire, say) make of what a run built, which its end does not
+    show."""
+    r = random.Random(luck)
+    s = st.clone()
+    first = s.round
+    for _ in range(ROUND_END_STEPS):
+        if s.is_terminal() or s.round != first:
+            break
+        if s.current_player() == CHANCE:
+            s.apply_chance(s.sample_chance(r))
+        else:
+            s.apply(r.randrange(len(s.legal_moves())))
+        work.spent += 1
+    work.spent += 1
+    return objective(s)
 
 
 def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Work) -> tuple:
@@ -131,7 +161,7 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
            max_steps: int, leaves: int = LEAVES,
            leaves_of: Callable[[int], int] | None = None,
            course: luck.Course | None = None, deals: luck.Deals | None = None,
-           base: int = 0) -> tuple[State, list, tuple | None, dict]:
+           base: int = 0, ahead_of: Callable[[int], int] | None = None) -> tuple[State, list, tuple | None, dict]:
     """The rules played from `start` to the next round's start (the setup goes with the first
     round) or the game's end, every seat's runs planned (_run), chance drawn from `rng` (or chosen
     by `course`, its piles in `deals` stacked again first); the highest value a run of the round
@@ -158,7 +188,9 @@ def _round(start: State, objective: Callable[[State], tuple], rng: random.Random
             taken.append(t)
             continue
         first = max(first, st.round)  # the setup's decisions go with the first round
-        seq, v = _run(st, objective, rng, work, leaves if leaves_of is None else leaves_of(st.current_player()))
+        seat = st.current_player()
+        seq, v = _run(st, objective, rng, work, leaves if leaves_of is None else leaves_of(seat),
+                      0 if ahead_of is None else ahead_of(seat))
         for m in seq:
             st.apply(m)
             work.spent += 1
@@ -175,7 +207,8 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
          leaves_of: Callable[[int], int] | None = None,
          start: tuple[State, list] | None = None,
          hopeless: Callable[[list, State], bool] | None = None, again: int = 0,
-         chosen: int = 0, first_luck: int = 0) -> tuple[tuple, GameRecord] | None:
+         chosen: int = 0, first_luck: int = 0,
+         ahead_of: Callable[[int], int] | None = None) -> tuple[tuple, GameRecord] | None:
     """One game grown round by round with every seat's runs planned on `objective` (a state's
     value, the higher the better), the best of TRIES courses of each round kept.  Stops early
     once `settled(value)` (the rest is played out at random), when `max_steps` engine steps are
@@ -193,7 +226,9 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
     seats had built, undone after their runs: a step the round's end carries out by itself, which no
     run sees), the best course kept; `chosen`: how many of each round's TRIES courses (the last ones)
     choose their luck instead of drawing it, all the same way (verify/luck.py: luck.Course number
-    `first_luck`: piles stacked one way, rolls high, low or drawn)."""
+    `first_luck`: piles stacked one way, rolls high, low or drawn); `ahead_of(seat)`, where given: how
+    many of the best ends of each of that seat's runs are valued again at the round's end (_run's
+    `ahead`)."""
     rng = random.Random(f"soan/{seed}/turn_plan")
     work = _Work()
     try:
@@ -211,7 +246,7 @@ def plan(tables: Tables, objective: Callable[[State], tuple], seed: int, max_ste
                 course = luck.Course(first_luck) if tries - chosen <= courses < tries else None
                 dealt = deals.copy() if deals is not None else None
                 end, taken, peak, rewritten = _round(st, objective, rng, work, max_steps, leaves, leaves_of,
-                                                     course, dealt, len(steps))
+                                                     course, dealt, len(steps), ahead_of)
                 courses += 1
                 v = objective(end)
                 if peak is not None:

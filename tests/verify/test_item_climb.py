@@ -85,6 +85,7 @@ def test_verify_makes_the_loose_larder_tight_only_with_the_item_climb(monkeypatc
     monkeypatch.setattr(properties, "PLAN_TOTAL_PER_GAME", 0)  # and their planned games (item_plan)
     monkeypatch.setattr(properties, "WIDE_TOTAL_PER_GAME", 0)  # (item_plan, wider)
     monkeypatch.setattr(properties, "FOCUS_TOTAL_PER_GAME", 0)  # (seat_plan)
+    monkeypatch.setattr(properties, "AHEAD_TOTAL_PER_GAME", 0)  # (seat_plan, planned ahead: alone, 16)
     without = larder_finding()["bounds"]
     assert without["witnessed"][1] < 15 and without["fit"] == "loose"
 
