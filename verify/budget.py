@@ -49,7 +49,7 @@ import itertools
 
 from soan.dsl import ir
 
-from . import placed, rare_states, trimmed
+from . import card_sums, hand_left, placed, rare_states, trimmed
 from .matched_sums import INLINE_DEPTH, _expand
 
 # The most ways of sharing the placements between the moves an amount reads that are tried.
@@ -360,6 +360,8 @@ def _gain(b, key):
         return _zone_gain(b, key[1])
     if key[0] == "item":
         return _award_gain(key[1])
+    if key[0] == "left":  # no statement gives it: only the pieces not placed
+        return lambda s: None
     return _flag_gain(b, key[1], key[2])
 
 
@@ -390,6 +392,9 @@ def _model(b, key) -> tuple | None:
     if key in memo:
         return memo[key]
     memo[key] = None
+    if key[0] == "left":  # the pieces a group did not place: nothing but their own share
+        memo[key] = (0, {(key[1], "left"): (1, placements(b)[key[1]][0])})
+        return memo[key]
     sites = _sites(b, key)
     start = _start(b, key)
     if sites is None or start is None:
@@ -882,6 +887,7 @@ def total_max(b, items: dict) -> int | None:
             if span is not None:
                 spans[i] = span
     inside = set().union(*(range(*sp) for sp in spans.values())) if spans else set()
+    lefts = hand_left.left_awards(b, groups, _placing(b))
     joint: dict = {}  # item -> (its quantity key or None, [(tree, the award's firings for one player, its own)])
     keys: set = set()
     for item, hi in items.items():
@@ -897,11 +903,17 @@ def total_max(b, items: dict) -> int | None:
             s = b.sites[x]
             if x in inside or not isinstance(s.node.player, ir.Local):
                 continue
-            tree = _tree(b, s, s.node.amount, s.node.player.name)
-            times = b.times_for_one_player(s)
+            if x in lefts:  # the pieces kept in hand: what the placements leave (verify/hand_left.py)
+                group, c = lefts[x]
+                tree, times = ("op", "*", ("q", ("left", group), 0, groups[group][0]), ("iv", (0, c))), 1
+            else:
+                tree, times = _card_sum(b, s, b._award_terms[item][position[x]])
+            if tree is None:
+                tree = _tree(b, s, s.node.amount, s.node.player.name)
+                times = b.times_for_one_player(s)
+                if times is None or b._award_terms[item][position[x]][3] != times:
+                    continue  # a term of its own (pairs, card sums): as it is
             if tree is None or times is None or not _keys(tree) or any(not _model(b, k) for k in _keys(tree)):
-                continue
-            if b._award_terms[item][position[x]][3] != times:  # a term of its own (pairs, card sums): as it is
                 continue
             trees.append((x, tree, times))
         key = ("item", item)
@@ -919,6 +931,10 @@ def total_max(b, items: dict) -> int | None:
     models = {k: _model(b, k) for k in keys}
     caps = {k: _placed_caps(b, k, models[k]) for k in keys if k[0] == "item"}
     shares = _shares(b, groups, keys, models)
+    for q, k in enumerate(keys):  # the pieces not placed: a share of their own, last, so it takes what is left
+        if k[0] == "left":
+            budget = groups[k[1]][0]
+            shares.setdefault(k[1], (budget, []))[1].append(((k[1], "left"), _unit(len(keys), q), budget))
     # every part of the sum grows with each share (interval arithmetic over wider intervals, more cards),
     # so the most is reached where no share can grow: the last move of each group takes what is left
     ways = _ways(shares, _full_spreads)
@@ -947,6 +963,26 @@ def total_max(b, items: dict) -> int | None:
             total += min(items[item], g)
         best = total if best is None else max(best, total)
     return best
+
+
+def _unit(n: int, q: int) -> tuple:
+    return tuple(1 if j == q else 0 for j in range(n))
+
+
+def _card_sum(b, s, term) -> tuple:
+    """(tree, runs) for an award made once per card of a loop over the awarded player's zone, or a
+    filter of it (verify/card_sums.py): a run gives at most its best cards, as many as the zone then
+    holds; (None, None) otherwise."""
+    ca = s.card_award
+    if ca is None or ca.loop.coll is None or term[3] != ca.runs:
+        return None, None
+    zone = _players_zone(b, ca.loop.coll, s.node.player.name)
+    if zone is None or not _model(b, ("zone", zone)):
+        return None, None
+    per = card_sums.amounts(b, s)
+    if per is None:
+        return None, None
+    return ("sum", ("zone", zone), [(None, 0, per, per)], ca.loop.size, (term[1], term[2])), ca.runs
 
 
 def _item_at(b, item: str, tops: list, memo: dict) -> int:
