@@ -196,15 +196,19 @@ class _Walker:
                     entry = (False, False) if who is not None and f in _unflagged(test, who) else state
                     out = _join(out, self.stmts(blk.stmts, entry, who))
                 return out, who
-            case ir.For(var=var, coll=coll, where=where, body=body):
-                if where is not None and f in _unflagged(where, var) and self.b._distinct_players(coll):
-                    # each player once, the filter read when the loop starts: a set for the player of
-                    # one pass is for no other's, a set for anyone else may be for a later pass's
-                    out = self.stmts(body.stmts, (False, False), var)
-                    if out[1]:
-                        out = _join(out, self.stmts(body.stmts, (True, True), var))
-                    seen = out[0] or out[1]
-                    return (state[0] or seen, state[1] or seen), who
+            case ir.For(var=var, coll=coll, where=where, body=body) if self.b._distinct_players(coll):
+                # each player once: a set for the player of one pass is for no other's, a set for anyone
+                # else may be for a later pass's; a filter is read when the loop starts, a fresh guard
+                # only where nothing sets the flag for anyone else
+                seen = state[0] or state[1]
+                fresh = where is not None and f in _unflagged(where, var)
+                entry = (False, False) if fresh else (seen, seen)
+                out = self.stmts(body.stmts, entry, var)
+                if out[1] and entry != (True, True):
+                    out = _join(out, self.stmts(body.stmts, (True, True), var))
+                seen = out[0] or out[1]
+                return (state[0] or seen, state[1] or seen), who
+            case ir.For(var=var, body=body):
                 return self.loop(body, state, None if var == who else who), who
             case ir.While(body=body) | ir.Repeat(body=body):
                 return self.loop(body, state, who), who
