@@ -308,6 +308,65 @@ def _own_sets(b, field: str, zone: str) -> dict:
     return out
 
 
+def fed_from(b, zone: str) -> str | None:
+    """Y when every card that enters a player's `zone` comes from the same player's Y: each move or draw
+    that may put cards into it is `move c to P.zone` inside the body of a choice binding c to one card
+    of P.Y (or a filter of it), nothing in that body binding c or P anew, and no exchange may touch Y.
+    Then the player's `zone` holds at most its start and every card that was ever in their Y (its start
+    and what enters it: a card in Y is swapped for another by no exchange), however often a card goes
+    back and forth."""
+    memo = b.__dict__.setdefault("_budget_fed", {})
+    if zone in memo:
+        return memo[zone]
+    memo[zone] = None
+    chosen: dict = {}  # id(move) -> (the player local, Y)
+    for root in b._roots():
+        for ch in ir.walk(root):
+            if not (isinstance(ch, ir.Choose) and ch.var is not None and ch.count_kind is None and ch.body is not None):
+                continue
+            src = _expand(b, ch.source, INLINE_DEPTH)
+            if src is None:
+                continue
+            while isinstance(src, ir.ListComp) and src.value is None:
+                src = src.coll
+            if not (isinstance(src, ir.Attr) and isinstance(src.obj, ir.Local) and src.name in b._per_player_zones):
+                continue
+            who = src.obj.name
+            inner = set().union(*(placed._bound_names(st) for st in ch.body.stmts))
+            if ch.var in inner or who in inner:
+                continue
+            for n in ir.walk(ch.body):
+                if isinstance(n, ir.Move) and n.what == ir.Local(ch.var) and isinstance(n.dest, ir.Attr) \
+                        and n.dest.name == zone and n.dest.obj == ir.Local(who):
+                    chosen[id(n)] = (who, src.name)
+    feeders = set()
+    for s in b.sites:
+        n = s.node
+        if isinstance(n, ir.Exchange):
+            continue
+        if not isinstance(n, (ir.Move, ir.Draw)):
+            continue
+        with b.reading_in(s.env):
+            zones, _ = b._filled(n.dest)
+        if zones is not None and zone not in zones:
+            continue
+        if id(n) not in chosen:
+            return None
+        feeders.add(chosen[id(n)][1])
+    if len(feeders) != 1:
+        return None
+    (fed,) = feeders
+    if fed == zone:
+        return None
+    for s in b.sites:
+        if isinstance(s.node, ir.Exchange):
+            src, flow = b._taken_from(s), b.flow.taken_from.get(s.node.span.site)
+            if src is None or flow is None or fed in src or fed in flow:
+                return None
+    memo[zone] = fed
+    return fed
+
+
 def _zone_owner(e, zone: str):
     """The local P when `e` is `P.zone` or a filter of it."""
     match e:
@@ -927,10 +986,16 @@ def total_max(b, items: dict) -> int | None:
             keys.add(key)
     if not joint:
         return None
+    feeds = {}  # a zone filled only from another of the player's: read that one too (fed_from)
+    for k in list(keys):
+        fed = fed_from(b, k[1]) if k[0] == "zone" else None
+        if fed is not None and _model(b, ("zone", fed)) is not None and _start(b, k) is not None:
+            feeds[k] = (("zone", fed), _start(b, k))
+            keys.add(("zone", fed))
     keys = sorted(keys)
     models = {k: _model(b, k) for k in keys}
     caps = {k: _placed_caps(b, k, models[k]) for k in keys if k[0] == "item"}
-    shares = _shares(b, groups, keys, models)
+    shares = _merged(_shares(b, groups, keys, models), keys, models, caps)
     for q, k in enumerate(keys):  # the pieces not placed: a share of their own, last, so it takes what is left
         if k[0] == "left":
             budget = groups[k[1]][0]
@@ -948,6 +1013,8 @@ def total_max(b, items: dict) -> int | None:
     best = None
     for pick in itertools.product(*ways):
         most = _most(keys, models, _given(shares, pick), caps)
+        for k, (fed, start) in feeds.items():
+            most[k] = min(most[k], start + most[fed])
         total = rest
         for item, (key, trees) in joint.items():
             g = plain[item] if key is None else most[key]
@@ -963,6 +1030,30 @@ def total_max(b, items: dict) -> int | None:
             total += min(items[item], g)
         best = total if best is None else max(best, total)
     return best
+
+
+def _merged(shares: dict, keys: list, models: dict, caps: dict) -> dict:
+    """The shares with the moves giving the same alternative read as one where no move's own bound can
+    bind (what it adds by its own count is at least the whole budget's worth, and no group of pieces
+    placed caps it): a sharing then gives the same whichever of them takes the placements, so one
+    sharing stands for all of theirs."""
+    capped = {gi for groups in caps.values() for members, _ in groups for gi in members}
+    out = {}
+    for group, (budget, used) in shares.items():
+        kept: list = []
+        where: dict = {}
+        for gi, vec, most in used:
+            free = gi not in capped and all(
+                v == 0 or models[k][1][gi][1] >= budget * v for k, v in zip(keys, vec))
+            if free and vec in where:
+                j = where[vec]
+                kept[j] = (kept[j][0], vec, min(budget, kept[j][2] + most))
+                continue
+            if free:
+                where[vec] = len(kept)
+            kept.append((gi, vec, most))
+        out[group] = (budget, kept)
+    return out
 
 
 def _unit(n: int, q: int) -> tuple:

@@ -55,8 +55,7 @@ winner among p in players by vp(p) desc else shared
 """
 
 
-def keep(**parts: str) -> str:
-    text = KEEP
+def keep(text: str = KEEP, **parts: str) -> str:
     for key, value in {"PASS": "do pass_turn(p)", "LOOP": "players where not p.passed", **parts}.items():
         text = text.replace(key, value)
     return text
@@ -94,3 +93,35 @@ def test_the_other_players_hand_is_not_the_placers():
     kept dice are not cut, and a game reaches the cards' 7 and 6 (13)."""
     text = keep(PASS="set p.passed = true  award count(next(p).hand) * 3 to p for kept")
     assert proved_and_best_total(text) == (13, 15, 13)
+
+
+# The same dice, a second place: "cook" moves every card of one's taken pile to one's cooked pile; only
+# cooked cards score.  Keeping both dice gives 6; a card taken and cooked 5; so 6 is the top.  Read alone
+# the cooked cards could be the whole row (9, a cook placement moves up to four), so 9 + 3 = 12; read as
+# the cards taken first (a cooked card was a taken one), one die to take and one to cook, 5: 6.
+COOK = KEEP.replace('''    option work when count(p.hand) > 0 { do work(p) }''', '''    option work when count(p.hand) > 0 { do work(p) }
+    option cook when count(p.hand) > 0 {
+      choose d from p.hand by p "cooks" {
+        move d to p.spot
+        while count(FROM) > 0 max 4 { choose c from FROM by p "cooks a card" { move c to p.cooked } }
+      }
+    }''').replace("zone taken: per_player public unordered", '''zone taken: per_player public unordered
+zone cooked: per_player public unordered''').replace(
+    "for c in p.taken { award c.value to p for cards }", "for c in p.cooked { award c.value to p for cards }")
+
+
+def test_a_zone_filled_only_from_another_counts_what_that_one_ever_held():
+    """Cards cooked come only from one's own taken pile: the total is proved 6, as keeping both dice
+    gives, where the items read apart say 15 (and the cooked cards read over the dice alone 12)."""
+    assert proved_and_best_total(keep(FROM="p.taken", text=COOK)) == (6, 15, 6)
+
+
+def test_a_zone_filled_from_the_row_too_is_not_cut():
+    """Cooking straight from the row: a die kept and a die cooking the whole row reach 12, the bound."""
+    assert proved_and_best_total(keep(FROM="row", text=COOK)) == (12, 15, 12)
+
+
+def test_a_zone_filled_from_the_other_players_pile_is_not_cut():
+    """Cooking the next player's taken cards: what one took says nothing of them, so the cooked cards
+    stay the whole row's best (9 + a die kept, 12); a game reaches 8."""
+    assert proved_and_best_total(keep(FROM="next(p).taken", text=COOK)) == (12, 15, 8)
