@@ -49,7 +49,7 @@ import itertools
 
 from soan.dsl import ir
 
-from . import placed, rare_states, trimmed
+from . import card_sums, hand_left, placed, rare_states, trimmed
 from .matched_sums import INLINE_DEPTH, _expand
 
 # The most ways of sharing the placements between the moves an amount reads that are tried.
@@ -308,6 +308,65 @@ def _own_sets(b, field: str, zone: str) -> dict:
     return out
 
 
+def fed_from(b, zone: str) -> str | None:
+    """Y when every card that enters a player's `zone` comes from the same player's Y: each move or draw
+    that may put cards into it is `move c to P.zone` inside the body of a choice binding c to one card
+    of P.Y (or a filter of it), nothing in that body binding c or P anew, and no exchange may touch Y.
+    Then the player's `zone` holds at most its start and every card that was ever in their Y (its start
+    and what enters it: a card in Y is swapped for another by no exchange), however often a card goes
+    back and forth."""
+    memo = b.__dict__.setdefault("_budget_fed", {})
+    if zone in memo:
+        return memo[zone]
+    memo[zone] = None
+    chosen: dict = {}  # id(move) -> (the player local, Y)
+    for root in b._roots():
+        for ch in ir.walk(root):
+            if not (isinstance(ch, ir.Choose) and ch.var is not None and ch.count_kind is None and ch.body is not None):
+                continue
+            src = _expand(b, ch.source, INLINE_DEPTH)
+            if src is None:
+                continue
+            while isinstance(src, ir.ListComp) and src.value is None:
+                src = src.coll
+            if not (isinstance(src, ir.Attr) and isinstance(src.obj, ir.Local) and src.name in b._per_player_zones):
+                continue
+            who = src.obj.name
+            inner = set().union(*(placed._bound_names(st) for st in ch.body.stmts))
+            if ch.var in inner or who in inner:
+                continue
+            for n in ir.walk(ch.body):
+                if isinstance(n, ir.Move) and n.what == ir.Local(ch.var) and isinstance(n.dest, ir.Attr) \
+                        and n.dest.name == zone and n.dest.obj == ir.Local(who):
+                    chosen[id(n)] = (who, src.name)
+    feeders = set()
+    for s in b.sites:
+        n = s.node
+        if isinstance(n, ir.Exchange):
+            continue
+        if not isinstance(n, (ir.Move, ir.Draw)):
+            continue
+        with b.reading_in(s.env):
+            zones, _ = b._filled(n.dest)
+        if zones is not None and zone not in zones:
+            continue
+        if id(n) not in chosen:
+            return None
+        feeders.add(chosen[id(n)][1])
+    if len(feeders) != 1:
+        return None
+    (fed,) = feeders
+    if fed == zone:
+        return None
+    for s in b.sites:
+        if isinstance(s.node, ir.Exchange):
+            src, flow = b._taken_from(s), b.flow.taken_from.get(s.node.span.site)
+            if src is None or flow is None or fed in src or fed in flow:
+                return None
+    memo[zone] = fed
+    return fed
+
+
 def _zone_owner(e, zone: str):
     """The local P when `e` is `P.zone` or a filter of it."""
     match e:
@@ -360,6 +419,8 @@ def _gain(b, key):
         return _zone_gain(b, key[1])
     if key[0] == "item":
         return _award_gain(key[1])
+    if key[0] == "left":  # no statement gives it: only the pieces not placed
+        return lambda s: None
     return _flag_gain(b, key[1], key[2])
 
 
@@ -390,6 +451,9 @@ def _model(b, key) -> tuple | None:
     if key in memo:
         return memo[key]
     memo[key] = None
+    if key[0] == "left":  # the pieces a group did not place: nothing but their own share
+        memo[key] = (0, {(key[1], "left"): (1, placements(b)[key[1]][0])})
+        return memo[key]
     sites = _sites(b, key)
     start = _start(b, key)
     if sites is None or start is None:
@@ -882,6 +946,7 @@ def total_max(b, items: dict) -> int | None:
             if span is not None:
                 spans[i] = span
     inside = set().union(*(range(*sp) for sp in spans.values())) if spans else set()
+    lefts = hand_left.left_awards(b, groups, _placing(b))
     joint: dict = {}  # item -> (its quantity key or None, [(tree, the award's firings for one player, its own)])
     keys: set = set()
     for item, hi in items.items():
@@ -897,11 +962,17 @@ def total_max(b, items: dict) -> int | None:
             s = b.sites[x]
             if x in inside or not isinstance(s.node.player, ir.Local):
                 continue
-            tree = _tree(b, s, s.node.amount, s.node.player.name)
-            times = b.times_for_one_player(s)
+            if x in lefts:  # the pieces kept in hand: what the placements leave (verify/hand_left.py)
+                group, c = lefts[x]
+                tree, times = ("op", "*", ("q", ("left", group), 0, groups[group][0]), ("iv", (0, c))), 1
+            else:
+                tree, times = _card_sum(b, s, b._award_terms[item][position[x]])
+            if tree is None:
+                tree = _tree(b, s, s.node.amount, s.node.player.name)
+                times = b.times_for_one_player(s)
+                if times is None or b._award_terms[item][position[x]][3] != times:
+                    continue  # a term of its own (pairs, card sums): as it is
             if tree is None or times is None or not _keys(tree) or any(not _model(b, k) for k in _keys(tree)):
-                continue
-            if b._award_terms[item][position[x]][3] != times:  # a term of its own (pairs, card sums): as it is
                 continue
             trees.append((x, tree, times))
         key = ("item", item)
@@ -915,10 +986,20 @@ def total_max(b, items: dict) -> int | None:
             keys.add(key)
     if not joint:
         return None
+    feeds = {}  # a zone filled only from another of the player's: read that one too (fed_from)
+    for k in list(keys):
+        fed = fed_from(b, k[1]) if k[0] == "zone" else None
+        if fed is not None and _model(b, ("zone", fed)) is not None and _start(b, k) is not None:
+            feeds[k] = (("zone", fed), _start(b, k))
+            keys.add(("zone", fed))
     keys = sorted(keys)
     models = {k: _model(b, k) for k in keys}
     caps = {k: _placed_caps(b, k, models[k]) for k in keys if k[0] == "item"}
-    shares = _shares(b, groups, keys, models)
+    shares = _merged(_shares(b, groups, keys, models), keys, models, caps)
+    for q, k in enumerate(keys):  # the pieces not placed: a share of their own, last, so it takes what is left
+        if k[0] == "left":
+            budget = groups[k[1]][0]
+            shares.setdefault(k[1], (budget, []))[1].append(((k[1], "left"), _unit(len(keys), q), budget))
     # every part of the sum grows with each share (interval arithmetic over wider intervals, more cards),
     # so the most is reached where no share can grow: the last move of each group takes what is left
     ways = _ways(shares, _full_spreads)
@@ -932,6 +1013,8 @@ def total_max(b, items: dict) -> int | None:
     best = None
     for pick in itertools.product(*ways):
         most = _most(keys, models, _given(shares, pick), caps)
+        for k, (fed, start) in feeds.items():
+            most[k] = min(most[k], start + most[fed])
         total = rest
         for item, (key, trees) in joint.items():
             g = plain[item] if key is None else most[key]
@@ -947,6 +1030,50 @@ def total_max(b, items: dict) -> int | None:
             total += min(items[item], g)
         best = total if best is None else max(best, total)
     return best
+
+
+def _merged(shares: dict, keys: list, models: dict, caps: dict) -> dict:
+    """The shares with the moves giving the same alternative read as one where no move's own bound can
+    bind (what it adds by its own count is at least the whole budget's worth, and no group of pieces
+    placed caps it): a sharing then gives the same whichever of them takes the placements, so one
+    sharing stands for all of theirs."""
+    capped = {gi for groups in caps.values() for members, _ in groups for gi in members}
+    out = {}
+    for group, (budget, used) in shares.items():
+        kept: list = []
+        where: dict = {}
+        for gi, vec, most in used:
+            free = gi not in capped and all(
+                v == 0 or models[k][1][gi][1] >= budget * v for k, v in zip(keys, vec))
+            if free and vec in where:
+                j = where[vec]
+                kept[j] = (kept[j][0], vec, min(budget, kept[j][2] + most))
+                continue
+            if free:
+                where[vec] = len(kept)
+            kept.append((gi, vec, most))
+        out[group] = (budget, kept)
+    return out
+
+
+def _unit(n: int, q: int) -> tuple:
+    return tuple(1 if j == q else 0 for j in range(n))
+
+
+def _card_sum(b, s, term) -> tuple:
+    """(tree, runs) for an award made once per card of a loop over the awarded player's zone, or a
+    filter of it (verify/card_sums.py): a run gives at most its best cards, as many as the zone then
+    holds; (None, None) otherwise."""
+    ca = s.card_award
+    if ca is None or ca.loop.coll is None or term[3] != ca.runs:
+        return None, None
+    zone = _players_zone(b, ca.loop.coll, s.node.player.name)
+    if zone is None or not _model(b, ("zone", zone)):
+        return None, None
+    per = card_sums.amounts(b, s)
+    if per is None:
+        return None, None
+    return ("sum", ("zone", zone), [(None, 0, per, per)], ca.loop.size, (term[1], term[2])), ca.runs
 
 
 def _item_at(b, item: str, tops: list, memo: dict) -> int:

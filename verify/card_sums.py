@@ -26,6 +26,7 @@ class CardLoop:
     env: dict  # the locals where the loop starts
     depth: int  # the procedures and defs being read around it (an award in a call it makes is not its own)
     body: ir.Block | None = None  # the loop's body
+    coll: ir.Expr | None = None  # the list looped over
 
 
 @attrs.frozen
@@ -46,7 +47,7 @@ def enter(bounds, coll: ir.Expr, var: str, mult: int | None, size: int | None,
     zc = bounds._zone_cards(coll)
     if zc is None or not zc[1]:
         return None
-    return CardLoop(var, (zc[0], tuple(zc[1])), size, mult, dict(bounds.env), len(bounds._stack), body)
+    return CardLoop(var, (zc[0], tuple(zc[1])), size, mult, dict(bounds.env), len(bounds._stack), body, coll)
 
 
 def note_award(bounds, loops: list[CardLoop], who: ir.Expr, mult: int | None,
@@ -81,15 +82,9 @@ def term(bounds, site, amount: tuple[int, int], times: int | None) -> tuple[int,
     if ca is None:
         return None
     loop = ca.loop
-    per_card = []
-    with bounds.reading_in(site.env):
-        for c in loop.cards[1]:
-            iv = bounds._with(loop.var, attrs.evolve(bounds.env.get(loop.var, _one()), one=True,
-                                                    zc=(loop.cards[0], (c,))),
-                              lambda: bounds.interval(site.node.amount))
-            if iv is None:
-                return None
-            per_card.append(iv)
+    per_card = amounts(bounds, site)
+    if per_card is None:
+        return None
     k = loop.size
     top = sum(sorted((max(0, hi) for _, hi in per_card), reverse=True)[:k])
     bottom = sum(sorted(min(0, lo) for lo, _ in per_card)[:k])
@@ -99,6 +94,21 @@ def term(bounds, site, amount: tuple[int, int], times: int | None) -> tuple[int,
         if top * ca.runs > most or bottom * ca.runs < least or (top * ca.runs, bottom * ca.runs) == (most, least):
             return None  # not tighter, or looser on one side
     return bottom, top, ca.runs
+
+
+def amounts(bounds, site) -> list | None:
+    """The award's amount for each card its loop can meet, that card bound to the loop's variable."""
+    loop = site.card_award.loop
+    out = []
+    with bounds.reading_in(site.env):
+        for c in loop.cards[1]:
+            iv = bounds._with(loop.var, attrs.evolve(bounds.env.get(loop.var, _one()), one=True,
+                                                    zc=(loop.cards[0], (c,))),
+                              lambda: bounds.interval(site.node.amount))
+            if iv is None:
+                return None
+            out.append(iv)
+    return out
 
 
 def _one():
