@@ -47,6 +47,17 @@ judgement is the search's prior: where the playouts tell the K moves apart
 the search overrules greedy, where they see nothing, or the budget is below
 the moves offered, it plays greedy's move rather than one tried at random.
 
+With the option `halve` (`mcts:100:10:mast:halve`, with `topK` or without) the
+root's moves, in greedy's order, are searched by sequential halving (Karnin,
+Koren and Somekh 2013, the root search of Gumbel MuZero): in rounds, each
+move still in gets an equal share of the round's playouts on common deals,
+and the worse half by mean is dropped, so the budget goes to telling the
+close moves apart rather than to a move the first playouts already showed
+to be poor.  A budget too small for every move to have a playout in every
+round starts from greedy's best few.  Where greedy's one-step values tie (a
+card laid face down changes nothing until the reveal) `topK` keeps K of the
+tied moves drawn at random; `halve` alone keeps them all.
+
 The work is fixed: `playouts` playouts a decision, never a time limit.  Every
 draw comes from the decision's own random stream, so the same game, seed and
 bots give the same choices on any machine.
