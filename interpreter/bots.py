@@ -192,8 +192,8 @@ class RolloutBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 SEARCH_BOTS = ("mcts",)  # bots that take a work budget: mcts:PLAYOUTS, mcts:PLAYOUTS:DEPTH or mcts:PLAYOUTS:DEPTH:POLICY
 # (POLICY: random, greedy or mast, playout.py)
-# (DEPTH in decisions, or rK: K round ends), and after the policy options: `topK`, only greedy's K best moves
-# searched at the root, and `halve`, the root's playouts spread by sequential halving (mcts.py)
+# (DEPTH in decisions, or rK: K round ends), and after the policy an option: `topK`, only greedy's K best moves
+# searched at the root (mcts.py)
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -205,8 +205,7 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     round under way; `mcts:20:6:greedy`: the seats play greedy's moves
     in the playouts, playout.py; `mcts:100:10:mast`: each seat plays the move
     whose label has fared best for it in the search so far, mcts.py; `mcts:30:10:mast:top3`: only greedy's 3 best
-    moves searched at the root; `mcts:100:10:mast:halve`: the root's playouts spread by sequential halving, the
-    worse half of the moves dropped after each round), or a strategy the spec declares."""
+    moves searched at the root), or a strategy the spec declares."""
     import difflib
 
     strategies = [st.name for st in getattr(spec, "strategies", ())] if spec is not None else []
@@ -221,11 +220,9 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
             return (f"'{name}': mcts's playout policy is one of {', '.join(POLICIES)}, not '{parts[2]}'",
                     "e.g. mcts:20:6:greedy")
         if len(parts) > 3:
-            if _options(parts[3:]) is None:
-                return (f"'{name}': mcts's options after the playout policy are topK, K a whole number from 1 to "
-                        f"{MAX_PLAYOUTS:,} (search only greedy's K best moves at the root), and halve (the root's "
-                        f"playouts spread by sequential halving), each at most once", "e.g. mcts:30:10:mast:top3 or "
-                        "mcts:100:10:mast:halve")
+            if len(parts) > 4 or not _top(parts[3]):
+                return (f"'{name}': mcts's one option after the playout policy is topK, K a whole number from 1 to "
+                        f"{MAX_PLAYOUTS:,}: search only greedy's K best moves at the root", "e.g. mcts:30:10:mast:top3")
             parts = parts[:3]
         parts = parts[:1] + [_rounds_depth(x) for x in parts[1:2]] + parts[2:]  # a depth `r2` checked as 2
         if len(parts) > 3 or not all(x.isdigit() and least[k] <= int(x) <= MAX_PLAYOUTS for k, x in enumerate(parts[:2])):
@@ -244,18 +241,9 @@ def bot_problem(name: str, spec=None) -> tuple[str, str] | None:
     return f"unknown bot '{name}'", (f"did you mean '{near[0]}'?" if near else "bots: " + ", ".join(known))
 
 
-def _options(xs: list[str]) -> dict | None:
-    """mcts's options after the playout policy as keyword arguments of MCTSBot (`topK`, K a whole number from 1 to
-    MAX_PLAYOUTS: top=K; `halve`: halve=True), or None where one is unknown or given twice."""
-    out: dict = {}
-    for x in xs:
-        if x.startswith("top") and x[3:].isdigit() and 1 <= int(x[3:]) <= MAX_PLAYOUTS and "top" not in out:
-            out["top"] = int(x[3:])
-        elif x == "halve" and "halve" not in out:
-            out["halve"] = True
-        else:
-            return None
-    return out
+def _top(x: str) -> bool:
+    """Whether `x` is mcts's option after the playout policy, `topK`, K a whole number from 1 to MAX_PLAYOUTS."""
+    return x.startswith("top") and x[3:].isdigit() and 1 <= int(x[3:]) <= MAX_PLAYOUTS
 
 
 def _rounds_depth(x: str) -> str:
@@ -275,7 +263,8 @@ def make_bot(name: str, seat: int, rng: random.Random, tables):
         rounds = int(depth[1:]) if depth is not None and depth.startswith("r") else None
         return MCTSBot(seat, rng, int(parts[0]) if parts else DEFAULT_PLAYOUTS,
                        int(depth) if depth is not None and rounds is None else None,
-                       parts[2] if len(parts) > 2 else "random", rounds=rounds, **_options(parts[3:]))
+                       parts[2] if len(parts) > 2 else "random", rounds=rounds,
+                       top=int(parts[3][3:]) if len(parts) > 3 else None)
     if head in BOTS:
         return BOTS[head](seat, rng)
     from .strategy import StrategyBot

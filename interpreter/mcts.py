@@ -47,17 +47,6 @@ judgement is the search's prior: where the playouts tell the K moves apart
 the search overrules greedy, where they see nothing, or the budget is below
 the moves offered, it plays greedy's move rather than one tried at random.
 
-With the option `halve` (`mcts:100:10:mast:halve`, with `topK` or without) the
-root's moves, in greedy's order, are searched by sequential halving (Karnin,
-Koren and Somekh 2013, the root search of Gumbel MuZero): in rounds, each
-move still in gets an equal share of the round's playouts on common deals,
-and the worse half by mean is dropped, so the budget goes to telling the
-close moves apart rather than to a move the first playouts already showed
-to be poor.  A budget too small for every move to have a playout in every
-round starts from greedy's best few.  Where greedy's one-step values tie (a
-card laid face down changes nothing until the reveal) `topK` keeps K of the
-tied moves drawn at random; `halve` alone keeps them all.
-
 The work is fixed: `playouts` playouts a decision, never a time limit.  Every
 draw comes from the decision's own random stream, so the same game, seed and
 bots give the same choices on any machine.
@@ -103,7 +92,7 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seat: int, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS, depth: int | None = None,
-                 policy: str = "random", rounds: int | None = None, top: int | None = None, halve: bool = False):
+                 policy: str = "random", rounds: int | None = None, top: int | None = None):
         self.seat, self.rng = seat, rng
         self.playouts = playouts
         self.depth = depth
@@ -117,11 +106,6 @@ class MCTSBot:
         # deciding and equal means going to greedy's order: a search whose playouts tell the moves apart overrules
         # greedy, one whose playouts see nothing (or a budget below the moves offered) plays greedy's move
         self.top = top
-        # spread the root's playouts by sequential halving (Karnin, Koren and Somekh 2013) instead of evenly: rounds
-        # of common deals over the moves still in, the worse half (by mean) dropped after each, so the budget goes
-        # where the choice is close; a fixed budget that picks one move wants the best move found, not a good
-        # average over the moves tried, which is what halving aims at and UCB does not
-        self.halve = halve
         self.last_visits: dict[str, int] = {}  # the root's visit counts at the last decision (for tests and reports)
 
     def choose(self, info) -> int:
@@ -142,32 +126,26 @@ class MCTSBot:
         played: list = []  # with mast: the (seat, label) of every move of the playout under way
         cut_round = None
         top = self.top
-        halve = self.halve
-        ranked = greedy or top is not None or halve  # the root's moves ranked by greedy and taken in turn
-        plan = range(self.playouts)
+        ranked = greedy or top is not None  # the root's moves ranked by greedy and taken in turn
         if ranked:
             root, ev = self._root(info, rng, table)
             root_key = next(iter(table))
             order = root.order if top is None else root.order[:top]
             seed = 0
-            if halve:
-                kept = [order]  # the moves still in at the end (the last round's), read once the plan is done
-                plan = _halving(order, self.playouts, root, root_labels, kept)
-            else:
-                plan = ((order[t % len(order)], t % len(order) == 0) for t in range(self.playouts))
-        for step in plan:
+        for t in range(self.playouts):
             path: list[tuple[_InfoSet, str]] = []
             if ranked:
                 # the root's moves in turn, greedy's best first, each round of them from one determinization and
                 # one stream of draws (common random numbers: moves compared on the same deal and the same luck,
                 # so a few playouts each tell them apart); deeper information sets as below
-                i, fresh = step
-                if fresh:
+                j = t % len(order)
+                if j == 0:
                     seed = rng.getrandbits(64)
                 prng = random.Random(seed)
                 s = info.sample(prng)
                 if cut_round is None and self.rounds is not None:
                     cut_round = s.round + self.rounds
+                i = order[j]
                 path.append((root, root_labels[i]))
                 if mast is not None:
                     played.append((root.player, info.moves[i]))
@@ -267,10 +245,9 @@ class MCTSBot:
                 node.total[lab] += values[node.player]
         root = table[root_key]  # (the random policy's root: the first set met)
         self.last_visits = {lab: root.n[lab] for lab in root_labels}
-        if top is not None or halve:  # the best mean among the moves searched (last); equal means to greedy's order
+        if top is not None:  # the best mean among the moves searched; equal means to greedy's order
             rank = {i: r for r, i in enumerate(order)}
-            last = kept[0] if halve else order
-            return max(last, key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), -rank[i]))
+            return max(order, key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), -rank[i]))
         if greedy:  # a small budget spreads its playouts about evenly: the best mean, not the most visits, decides
             return max(range(len(root_labels)),
                        key=lambda i: (root.n[root_labels[i]] > 0, _mean(root, root_labels[i]), root.n[root_labels[i]], -i))
@@ -286,35 +263,6 @@ class MCTSBot:
         root = table[info_key(s, s.current_player(), labels)] = _InfoSet(s.current_player(), labels,
                                                                          greedy_ranking(s, ev, rng))
         return root, ev
-
-
-def _halving(order: list[int], playouts: int, root: _InfoSet, labels: list[str], kept: list):
-    """The root's playouts under sequential halving, as (move, fresh) pairs, fresh where a new deal and stream of
-    draws begins (each repetition of a round plays every move still in on one, common random numbers).  The moves
-    start as the first m of greedy's `order`, m the most whose rounds the budget covers (m times the rounds
-    ceil(log2 m) playouts at most); each round shares what is left of the budget evenly among the rounds left and
-    the moves in, and keeps the better half by mean (equal means to greedy's order).  kept[0] is left holding the
-    moves still in when the budget is spent: the last round's, or the one move left."""
-    m = len(order)
-    while m > 2 and m * math.ceil(math.log2(m)) > playouts:
-        m -= 1
-    alive = list(order[:m])
-    kept[0] = alive
-    rank = {i: r for r, i in enumerate(order)}
-    left = playouts
-    while left > 0:
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        each = max(1, left // rounds // len(alive)) if rounds > 1 else left // len(alive)
-        if each == 0:  # fewer playouts left than moves in (only where the budget is below two a move)
-            alive = alive[:left]
-            each = 1
-        for _ in range(each):
-            for j, i in enumerate(alive):
-                yield i, j == 0
-        left -= each * len(alive)
-        if len(alive) > 1 and rounds > 1:
-            alive = sorted(alive, key=lambda i: (-_mean(root, labels[i]), rank[i]))[:(len(alive) + 1) // 2]
-            kept[0] = alive
 
 
 def _mast_move(s, p: int, mast: dict, played: list, rng: random.Random) -> int:
