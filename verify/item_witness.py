@@ -45,13 +45,24 @@ def award_conditions(tables: Tables, name: str) -> list[tuple[str, tuple[ir.Expr
     `elif`'s earlier tests negated), innermost last."""
     out = []
 
+    def on_award(node, conds):
+        if node.item == name and isinstance(node.player, ir.Local):
+            out.append((node.player.name, conds))
+
+    _walk_guarded(tables, ir.Award, on_award)
+    return out
+
+
+def _walk_guarded(tables: Tables, kind: type, visit: Callable[[ir.Node, tuple], None]) -> None:
+    """`visit(statement, tests)` for every statement of type `kind` in the rules, with the tests that must
+    hold for it to be reached (an `elif`'s earlier tests negated), innermost last."""
+
     def walk(node, conds):
         if isinstance(node, ir.Block):
             for s in node.stmts:
                 walk(s, conds)
-        elif isinstance(node, ir.Award):
-            if node.item == name and isinstance(node.player, ir.Local):
-                out.append((node.player.name, conds))
+        elif isinstance(node, kind):
+            visit(node, conds)
         elif isinstance(node, ir.If):
             before: tuple = ()
             for test, blk in node.branches:
@@ -59,13 +70,12 @@ def award_conditions(tables: Tables, name: str) -> list[tuple[str, tuple[ir.Expr
                 before += (ir.Not(test),)
             if node.orelse is not None:
                 walk(node.orelse, conds + before)
-        elif isinstance(node, ir.Stmt) or isinstance(node, ir.OptionBranch):
+        elif isinstance(node, (ir.Stmt, ir.OptionBranch)):
             for b in item_progress._exprs_and_blocks(node)[1]:
                 walk(b, conds)
 
     for body in item_progress._rule_bodies(tables.spec):
         walk(body, ())
-    return out
 
 
 class Grader:
@@ -247,25 +257,7 @@ def state_caps(tables: Tables) -> dict[str, list[tuple[str, ir.Expr]]]:
                     return
         broken.add(name)
 
-    def walk(node, tests):
-        if isinstance(node, ir.Block):
-            for s in node.stmts:
-                walk(s, tests)
-        elif isinstance(node, ir.Set):
-            on_set(node, tests)
-        elif isinstance(node, ir.If):
-            before: tuple = ()
-            for test, blk in node.branches:
-                walk(blk, tests + before + (test,))
-                before += (ir.Not(test),)
-            if node.orelse is not None:
-                walk(node.orelse, tests + before)
-        elif isinstance(node, (ir.Stmt, ir.OptionBranch)):
-            for b in item_progress._exprs_and_blocks(node)[1]:
-                walk(b, tests)
-
-    for body in item_progress._rule_bodies(tables.spec):
-        walk(body, ())
+    _walk_guarded(tables, ir.Set, on_set)
     return {name: cap for name, cap in found.items() if name not in broken}
 
 

@@ -126,27 +126,23 @@ def _at_round_end(st: State, objective: Callable[[State], tuple], luck: int, wor
     round's start or the game's end (ROUND_END_STEPS at most): what the rules' own steps at the round's
     end (a roast of every dish left on the fire, say) make of what a run built, which its end does not
     show."""
-    r = random.Random(luck)
-    s = st.clone()
-    first = s.round
-    for _ in range(ROUND_END_STEPS):
-        if s.is_terminal() or s.round != first:
-            break
-        if s.current_player() == CHANCE:
-            s.apply_chance(s.sample_chance(r))
-        else:
-            s.apply(r.randrange(len(s.legal_moves())))
-        work.spent += 1
-    work.spent += 1
-    return objective(s)
+    return _random_on(st, objective, luck, work, ROUND_END_STEPS, to_round_end=True)
 
 
 def _later(st: State, objective: Callable[[State], tuple], luck: int, work: _Work) -> tuple:
     """The objective TIE_STEPS random steps on from `st` (the same luck for every caller)."""
+    return _random_on(st, objective, luck, work, TIE_STEPS)
+
+
+def _random_on(st: State, objective: Callable[[State], tuple], luck: int, work: _Work, steps: int,
+               to_round_end: bool = False) -> tuple:
+    """The objective `steps` random steps on from a copy of `st` (fewer at the game's end, or at the next
+    round's start when `to_round_end`), each step and the valuing counted in `work`."""
     r = random.Random(luck)
     s = st.clone()
-    for _ in range(TIE_STEPS):
-        if s.is_terminal():
+    first = s.round
+    for _ in range(steps):
+        if s.is_terminal() or (to_round_end and s.round != first):
             break
         if s.current_player() == CHANCE:
             s.apply_chance(s.sample_chance(r))
