@@ -24,6 +24,7 @@ from soan.dsl.limits import MAX_LOOP_PASSES
 from .state import PASS, Chance, Decision, Frame, LabelView, LazyChance, LazyDecision, Move, Straight, _over_budget, player_index
 
 _SORT_KEY = attrgetter("sort_key")
+_new = object.__new__
 _CLASS_KEY = itemgetter(1)  # a class's sort key (item_classes)
 MAX_SUBSETS = 20000
 MAX_DEPTH = 2000
@@ -1056,6 +1057,7 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     # the cards' labels made in one pass (_card_labels), taken in turn as the cards come
     card_labels = iter(_card_labels(st, cids, 1 << chooser, len({loc[c] for c in cids}) > 1))
     get = classes.get
+    rank = t._symbol_rank.get
     for x in items:
         if type(x) is CardRef:
             label = next(card_labels)
@@ -1065,7 +1067,9 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
             else:
                 c[2].append(x)
             continue
-        if type(x) is PlayerRef:
+        if type(x) is str:  # a symbol: fmt and Tables.symbol_rank, inline (choices among a spec's words are common)
+            label, key = x, (rank(x, -1), x)
+        elif type(x) is PlayerRef:
             label, key = fmt(x), (4, x.i)
         elif isinstance(x, bool):
             label, key = fmt(x), (3, int(x))
@@ -1136,7 +1140,8 @@ def item_moves(st, items, chooser: int) -> list[Move]:
     moves: dict = {}  # label -> its move, in the order first met
     for label, x in zip(_card_labels(st, cids, 1 << chooser, len({loc[c] for c in cids}) > 1), items):
         if label not in moves:
-            moves[label] = Move(label, x, (0, label))
+            m = moves[label] = _new(Move)  # Move(label, x, (0, label)), without a call of __init__ per move
+            m.label, m.value, m.sort_key = label, x, (0, label)
     return list(moves.values())
 
 
@@ -1174,7 +1179,13 @@ def subset_plan(classes, lo, hi, span) -> tuple | None:
 
 def _planned(plan) -> list[Move]:
     members, labels, sizes, lo, hi = plan
-    return [_Selection(label, key, members, taken) for label, taken, key in _labelled(labels, sizes, lo, hi)]
+    moves = []
+    append = moves.append
+    for label, taken, key in _labelled(labels, sizes, lo, hi):
+        m = _new(_Selection)  # _Selection(label, key, members, taken), without a call of __init__ per selection
+        m.label, m.sort_key, m._members, m._taken, m._items = label, key, members, taken, None
+        append(m)
+    return moves
 
 
 def _all_cards(items) -> bool:
