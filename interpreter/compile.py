@@ -1057,7 +1057,7 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
     # the cards' labels made in one pass (_card_labels), taken in turn as the cards come
     card_labels = iter(_card_labels(st, cids, 1 << chooser, len({loc[c] for c in cids}) > 1))
     get = classes.get
-    rank = t._symbol_rank.get
+    rank = t.symbol_ranks.get
     for x in items:
         if type(x) is CardRef:
             label = next(card_labels)
@@ -1068,7 +1068,7 @@ def item_classes(st, items, chooser: int) -> list[tuple[str, tuple, list]]:
                 c[2].append(x)
             continue
         if type(x) is str:  # a symbol: fmt and Tables.symbol_rank, inline (choices among a spec's words are common)
-            label, key = x, (rank(x, -1), x)
+            label, key = x, (2, (rank(x, -1), x))
         elif type(x) is PlayerRef:
             label, key = fmt(x), (4, x.i)
         elif isinstance(x, bool):

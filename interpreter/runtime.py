@@ -121,7 +121,7 @@ class Tables:
         self.P = tuple(PlayerRef(i) for i in range(n_players))
         self.enum_values = {e.name: e.values for e in spec.enums}
         # Enum values compare in their declared order (a suit listed first is the smallest).
-        self._symbol_rank = {v: i for e in spec.enums for i, v in enumerate(e.values)}
+        self.symbol_ranks = {v: i for e in spec.enums for i, v in enumerate(e.values)}
         self.components = {c.name: c for c in spec.components}
         self.scores = tuple(s.name for s in spec.scores)
         self.score_domains = {s.name: s.domain for s in spec.scores}
@@ -273,7 +273,7 @@ class Tables:
         return n
 
     def symbol_rank(self, v) -> tuple:
-        return (self._symbol_rank.get(v, -1), str(v))
+        return (self.symbol_ranks.get(v, -1), str(v))
 
     def _label(self, cid: int) -> str:
         kind = self.kind[cid]

@@ -315,3 +315,19 @@ def test_a_def_that_never_reaches_itself_is_called_with_its_arguments():
     sources = "\n".join(compiled.rules.x.sources)
     assert "def _A_bonus(st, _a0, _a1):" in sources and "_A_bonus(st, " in sources
     assert "def _A_top_chip" not in sources and "_D_top_chip(st, {})" in sources
+
+
+def test_a_symbol_choice_keys_its_moves_as_the_general_path_does_and_sorts_beside_numbers_and_players():
+    """item_classes' inline path for a spec's words gives each the label and sort key fmt and symbol_rank give,
+    so a choice mixing words and numbers still sorts (words after numbers, in their declared order)."""
+    t = api.tables(api.load(str(KITANO)), 3)
+    st = State(t).start()
+    words = [v for e in t.spec.enums for v in e.values][:3]
+    items = (*reversed(words), 2, 1)
+    classes = item_classes(st, items, 0)
+    for label, key, members in classes:
+        x = members[0]
+        if isinstance(x, str):
+            assert (label, key) == (x, (2, t.symbol_rank(x)))
+    order = [members[0] for _, _, members in sorted(classes, key=lambda c: c[1])]
+    assert order == [1, 2, *words]
