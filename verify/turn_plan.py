@@ -124,7 +124,7 @@ def _run(st: State, objective: Callable[[State], tuple], rng: random.Random, wor
 def _at_round_end(st: State, objective: Callable[[State], tuple], luck: int, work: _Work) -> tuple:
     """The objective where random steps from `st` (the same luck for every caller) reach the next
     round's start or the game's end (ROUND_END_STEPS at most): what the rules' own steps at the round's
-    end (a roast of every dish left on the fire, say) make of what a run built, which its end does not
+    end (a step that changes every card left in play, say) make of what a run built, which its end does not
     show."""
     return _random_on(st, objective, luck, work, ROUND_END_STEPS, to_round_end=True)
 
