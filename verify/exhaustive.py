@@ -69,7 +69,7 @@ def all_games(tables: Tables, max_leaves: int = 20_000) -> list[GameFacts] | Non
         try:
             st.start()
         except SpecRuntimeError as e:
-            games.append(_facts(st, tables, 0, (), e))
+            games.append(game_facts(st, tables, 0, (), e))
             return games
         _walk(st, tables, 0, (), games, max_leaves, _Questions(tables))
     except TooManyGames:
@@ -132,12 +132,12 @@ def _walk(root: State, t: Tables, decisions: int, course: tuple, games: list, ma
                     else:
                         st.apply_chance(value)
                 except SpecRuntimeError as e:  # the game stops here: a leaf
-                    games.append(_facts(st, t, decisions, course, e, path, qs.named(seen)))
+                    games.append(game_facts(st, t, decisions, course, e, path, qs.named(seen)))
                     break
             seen = qs.look(st, seen)
             p = st.pending
             if st.result is not None or p is None:
-                games.append(_facts(st, t, decisions, course, None, path, qs.named(seen)))
+                games.append(game_facts(st, t, decisions, course, None, path, qs.named(seen)))
                 break
             branches = _branches(st, p, max_leaves)
             if len(games) + len(stack) + len(branches) > max_leaves:
@@ -162,8 +162,10 @@ def _branches(st: State, p, max_leaves: int) -> list[tuple]:
     return [(i, p.describe(i), False) for i in range(len(outs))]
 
 
-def _facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRuntimeError | None,
-           path: tuple = (), questions: dict | None = None) -> GameFacts:
+def game_facts(st: State, t: Tables, decisions: int, course: tuple, error: SpecRuntimeError | None,
+               path: tuple = (), questions: dict | None = None) -> GameFacts:
+    """The facts of one game played to `st` (GameFacts: its scores and items, winners, marks, rulings read,
+    decisions and course, the error that stopped it if any), as the claims are checked against them."""
     n = t.n
     res = st.result
     if res is not None:

@@ -23,10 +23,6 @@ from __future__ import annotations
 from soan.dsl import ir
 
 
-
-FAIL = None
-
-
 def left_awards(b, groups: dict, placing: dict) -> dict:
     """site index -> (group, c): the awards whose amount is the count of a placement group's hand, for
     the placing player, times a part in 0..c, under the conditions above."""

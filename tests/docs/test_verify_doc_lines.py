@@ -12,7 +12,7 @@ from soan import api
 from soan.interpreter.play import record_game, replay
 from soan.interpreter.runtime import CardRef
 from soan.verify.claims import contradictions, proved_claims
-from soan.verify.exhaustive import GameFacts, _facts
+from soan.verify.exhaustive import GameFacts, game_facts
 
 ROOT = Path(__file__).resolve().parents[2]
 ANY = None  # a card no line needs: the lowest rank left
@@ -165,7 +165,7 @@ class Line:
         rec = record_game(self.t, 0, self.choose, ["plan"] * self.n, chance=self.chance)
         replay(self.t, rec.log)  # raises where the log takes another course
         steps = rec.log["steps"]
-        return _facts(rec.state, self.t, sum("move" in x for x in steps),
+        return game_facts(rec.state, self.t, sum("move" in x for x in steps),
                       tuple(x.get("move") or x["chance"] for x in steps), None)
 
 
